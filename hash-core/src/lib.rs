@@ -1,0 +1,164 @@
+//! Shared machinery of the `hashes` crates.
+//!
+//! An algorithm crate (`md5`, `sha1`, `sha256`, `sha512`, `sha3`) supplies only
+//! its state, its constants and its compression function, by implementing
+//! [`Algorithm`] and either [`FixedAlgorithm`] (a fixed-size digest) or
+//! [`XofAlgorithm`] (an extendable-output function). This crate owns
+//! everything else:
+//!
+//! * block buffering for streaming `update` calls ([`block_buffer`]),
+//! * Merkle–Damgård padding with a 64-bit big- or little-endian or a 128-bit
+//!   big-endian length, and Keccak's `pad10*1` with a domain byte,
+//! * `finalize`, `finalize_reset`, `reset`, `Clone`, `Default`,
+//! * a one-shot path that compresses whole blocks straight from the caller's
+//!   slice and pads only the tail, on the stack,
+//! * run-time backend selection ([`BackendKind`]), checked forcing
+//!   ([`UnsupportedBackend`]) and batch hashing entry points,
+//! * the `digest` 0.10 traits (feature `digest`, on by default), so that
+//!   `hmac::Hmac<Sha256>`, `hkdf` and any `D: digest::Digest` code work,
+//! * `std::io::Write` (feature `std`, on by default).
+//!
+//! Nothing here allocates.
+#![no_std]
+#![forbid(unsafe_code)]
+// generic-array 0.14.9 marks itself deprecated in favour of 1.x, but the
+// `digest` 0.10 / `block-buffer` 0.10 line this crate interoperates with is
+// built on 0.14.
+#![allow(deprecated)]
+#![cfg_attr(docsrs, feature(doc_auto_cfg))]
+
+#[cfg(feature = "std")]
+extern crate std;
+
+mod backend;
+#[cfg(feature = "digest")]
+mod digest_impls;
+mod fixed;
+#[cfg(feature = "testing")]
+pub mod testing;
+mod xof;
+
+pub use backend::{BackendKind, DetectCache, UnsupportedBackend};
+pub use block_buffer;
+pub use fixed::{Core, Hasher};
+pub use generic_array;
+pub use generic_array::typenum;
+pub use xof::{Xof, XofReader};
+
+#[cfg(feature = "digest")]
+pub use digest;
+
+/// The type that `hmac::Hmac<D>` and other code built on `digest`'s core API
+/// accept, for the algorithm `A`.
+///
+/// `digest` 0.10 seals its `CoreProxy` trait to its own `CoreWrapper`, so
+/// `hmac::Hmac<D>` takes only `CoreWrapper` types, and a `CoreWrapper` cannot
+/// carry our inherent API (`finalize() -> [u8; N]`, `with_backend`). Each
+/// crate therefore exports this alias in its `compat` module
+/// (`sha256::compat::Sha256`), while `hmac::SimpleHmac<sha256::Sha256>` and
+/// every `D: digest::Digest` bound take our hashers directly.
+#[cfg(feature = "digest")]
+pub type CoreWrapper<A> = digest::core_api::CoreWrapper<Core<A>>;
+
+use generic_array::{ArrayLength, GenericArray};
+use typenum::{IsLess, True, U256};
+
+/// One input block of `N` bytes.
+pub type Block<N> = GenericArray<u8, N>;
+
+/// How the final block is padded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Padding {
+    /// Merkle–Damgård: `0x80`, zeros, then the message length in bits as a
+    /// 64-bit big-endian integer (SHA-1, SHA-224, SHA-256: FIPS 180-4 §5.1.1).
+    Be64,
+    /// As [`Padding::Be64`] but little-endian (MD5: RFC 1321 §3.1–3.2).
+    Le64,
+    /// `0x80`, zeros, then a 128-bit big-endian bit length (SHA-384,
+    /// SHA-512, SHA-512/t: FIPS 180-4 §5.1.2).
+    Be128,
+    /// The sponge's multi-rate padding `pad10*1` (FIPS 202 §5.1), with the
+    /// domain-separation bits given as the first padding byte: `0x06` for
+    /// SHA-3 (suffix `01`), `0x1f` for SHAKE (suffix `1111`), `0x01` for the
+    /// original Keccak submission.
+    Keccak(u8),
+}
+
+/// Fixed-size byte arrays used as digests (`[u8; N]`).
+pub trait OutputBytes: Copy + Eq + AsRef<[u8]> + AsMut<[u8]> + core::fmt::Debug + 'static {
+    /// An all-zero array.
+    fn zeroed() -> Self;
+}
+
+impl<const N: usize> OutputBytes for [u8; N] {
+    #[inline(always)]
+    fn zeroed() -> Self {
+        [0; N]
+    }
+}
+
+/// A block-oriented hash primitive: what an algorithm crate supplies.
+pub trait Algorithm: Sized + 'static {
+    /// The algorithm's name as it appears in reports and `Debug` output
+    /// (`"SHA-256"`).
+    const NAME: &'static str;
+    /// Bytes per compressed block (the sponge rate for Keccak).
+    type BlockSize: ArrayLength<u8> + IsLess<U256, Output = True> + 'static;
+    /// The chaining state.
+    type State: Clone;
+    /// The crate's backend enum.
+    type Backend: BackendKind;
+    /// The initial state (FIPS 180-4 §5.3, RFC 1321 §3.3, or all zero).
+    const INIT: Self::State;
+    /// Compress (absorb) every block of `blocks` into `state`, in order,
+    /// with exactly `backend`. Callers have checked that `backend` is
+    /// supported by this CPU.
+    fn compress(backend: Self::Backend, state: &mut Self::State, blocks: &[Block<Self::BlockSize>]);
+}
+
+/// A hash with a fixed-size output.
+pub trait FixedAlgorithm: Algorithm {
+    /// The padding rule.
+    const PADDING: Padding;
+    /// The digest size as a type-level number (for `digest` interop).
+    type OutputSize: ArrayLength<u8> + 'static;
+    /// The digest, `[u8; OutputSize]`.
+    type Output: OutputBytes;
+    /// Write the digest from the final state (after padding).
+    fn output(state: &Self::State, out: &mut Self::Output);
+
+    /// Hash each of `inputs` into the matching `outputs` slot.
+    ///
+    /// The default hashes the messages one by one; multi-buffer backends
+    /// override it. `inputs.len() == outputs.len()` has been checked.
+    fn digest_many(backend: Self::Backend, inputs: &[&[u8]], outputs: &mut [Self::Output]) {
+        for (input, output) in inputs.iter().zip(outputs.iter_mut()) {
+            *output = fixed::digest_with::<Self>(backend, input);
+        }
+    }
+}
+
+/// An extendable-output function over the 1600-bit Keccak state.
+pub trait XofAlgorithm: Algorithm<State = [u64; 25]> {
+    /// The domain byte of the padding (`0x1f` for SHAKE).
+    const DOMAIN: u8;
+    /// Apply Keccak-p\[1600, 24\] (FIPS 202 §3.3) once.
+    fn permute(backend: Self::Backend, state: &mut [u64; 25]);
+
+    /// Absorb each of `inputs` and squeeze the matching `outputs` slot full.
+    ///
+    /// The default works message by message; multi-buffer backends override
+    /// it. `inputs.len() == outputs.len()` has been checked.
+    fn digest_xof_many(backend: Self::Backend, inputs: &[&[u8]], outputs: &mut [&mut [u8]]) {
+        for (input, output) in inputs.iter().zip(outputs.iter_mut()) {
+            xof::digest_xof_with::<Self>(backend, input, output);
+        }
+    }
+}
+
+/// Panic with a clear message unless `inputs` and `outputs` pair up.
+#[inline]
+#[track_caller]
+pub(crate) fn check_batch(inputs: usize, outputs: usize) {
+    assert!(inputs == outputs, "digest_many: {inputs} inputs but {outputs} output slots; pass one output per input");
+}

@@ -1,0 +1,251 @@
+//! Checks shared by the algorithm crates' test suites (feature `testing`).
+//!
+//! Each check panics with a message naming the algorithm, backend and input
+//! that failed. Nothing here is part of the stable API.
+
+use std::eprintln;
+use std::vec::Vec;
+
+use crate::{BackendKind, FixedAlgorithm, Hasher, OutputBytes, Xof, XofAlgorithm};
+
+/// A small deterministic generator (SplitMix64) for test inputs.
+#[derive(Clone, Debug)]
+pub struct Rng(u64);
+
+impl Rng {
+    /// A generator started from `seed`.
+    pub fn new(seed: u64) -> Self {
+        Rng(seed)
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// A number in `0..n` (`n > 0`).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+
+    /// Fill `out` with random bytes.
+    pub fn fill(&mut self, out: &mut [u8]) {
+        for chunk in out.chunks_mut(8) {
+            let bytes = self.next_u64().to_le_bytes();
+            chunk.copy_from_slice(&bytes[..chunk.len()]);
+        }
+    }
+
+    /// `len` random bytes.
+    pub fn bytes(&mut self, len: usize) -> Vec<u8> {
+        let mut v = std::vec![0; len];
+        self.fill(&mut v);
+        v
+    }
+}
+
+/// The backends of `B` this CPU supports; prints one line for each
+/// compiled-in backend that it cannot test here, so that no backend is
+/// skipped silently.
+pub fn testable_backends<B: BackendKind>(what: &str) -> Vec<B> {
+    let mut out = Vec::new();
+    for &b in B::ALL {
+        if b.is_supported() {
+            out.push(b);
+        } else {
+            eprintln!(
+                "{what}: SKIPPED backend [{}]: this CPU lacks {} (run on such a CPU, or see .ci/run for the qemu runs)",
+                b.name(),
+                b.requires()
+            );
+        }
+    }
+    out
+}
+
+/// Every split of every input of length `0..=max_len` into one, two or three
+/// `update` calls gives the one-shot digest.
+pub fn check_splits<A: FixedAlgorithm>(backend: A::Backend, max_len: usize) {
+    let data = Rng::new(0x5eed_0001).bytes(max_len);
+    for len in 0..=max_len {
+        let msg = &data[..len];
+        let want = Hasher::<A>::digest_with_backend(backend, msg);
+        let mut h = Hasher::<A>::with_backend(backend);
+        h.update(msg);
+        assert_eq!(h.finalize(), want, "{} [{}] len {len}: one update", A::NAME, backend.name());
+        for i in 0..=len {
+            for j in i..=len {
+                let mut h = Hasher::<A>::with_backend(backend);
+                h.update(&msg[..i]);
+                h.update(&msg[i..j]);
+                h.update(&msg[j..]);
+                assert_eq!(h.finalize(), want, "{} [{}] len {len}: split at {i} and {j}", A::NAME, backend.name());
+            }
+        }
+    }
+}
+
+/// `finalize_reset`, `reset` and `clone` in the middle of a stream.
+pub fn check_reset_clone<A: FixedAlgorithm>(backend: A::Backend) {
+    let mut rng = Rng::new(0x5eed_0002);
+    for len in [0usize, 1, 55, 56, 63, 64, 65, 111, 112, 127, 128, 129, 200, 1000] {
+        let msg = rng.bytes(len);
+        let want = Hasher::<A>::digest_with_backend(backend, &msg);
+        let ctx = |what: &str| std::format!("{} [{}] len {len}: {what}", A::NAME, backend.name());
+
+        // A clone taken mid-stream finishes independently of the original.
+        let mut h = Hasher::<A>::with_backend(backend);
+        h.update(&msg[..len / 2]);
+        let mut copy = h.clone();
+        h.update(&msg[len / 2..]);
+        copy.update(&msg[len / 2..]);
+        assert_eq!(copy.finalize(), want, "{}", ctx("clone"));
+        assert_eq!(h.backend(), backend, "{}", ctx("backend kept"));
+
+        // finalize_reset returns the digest and starts over.
+        assert_eq!(h.finalize_reset(), want, "{}", ctx("finalize_reset"));
+        assert_eq!(h.clone().finalize(), Hasher::<A>::digest(b""), "{}", ctx("empty after finalize_reset"));
+        h.update(&msg);
+        assert_eq!(h.finalize_reset(), want, "{}", ctx("reuse after finalize_reset"));
+
+        // reset forgets everything absorbed so far.
+        h.update(b"something to forget");
+        h.reset();
+        h.update(&msg);
+        assert_eq!(h.finalize(), want, "{}", ctx("reset"));
+
+        // Default and new agree with the one-shot path.
+        let mut d = Hasher::<A>::default();
+        d.update(&msg);
+        assert_eq!(d.finalize(), Hasher::<A>::digest(&msg), "{}", ctx("default"));
+    }
+}
+
+/// `backend` gives the same digests as `reference` on random messages: every
+/// length up to four blocks, then random lengths up to `max_len`, each fed
+/// through random `update` splits.
+pub fn check_against<A: FixedAlgorithm>(backend: A::Backend, reference: A::Backend, max_len: usize) {
+    let block = <A::BlockSize as generic_array::typenum::Unsigned>::USIZE;
+    let mut rng = Rng::new(0x5eed_0003);
+    let ctx = |len: usize| std::format!("{} [{}] vs [{}], len {len}", A::NAME, backend.name(), reference.name());
+    let mut lens: Vec<usize> = (0..=4 * block + 1).collect();
+    lens.extend((0..24).map(|_| rng.below(max_len + 1)));
+    lens.push(max_len);
+    for len in lens {
+        let msg = rng.bytes(len);
+        let want = Hasher::<A>::digest_with_backend(reference, &msg);
+        assert_eq!(Hasher::<A>::digest_with_backend(backend, &msg), want, "{}: one-shot", ctx(len));
+        let mut h = Hasher::<A>::with_backend(backend);
+        let mut rest = &msg[..];
+        while !rest.is_empty() {
+            // Mostly small pieces, sometimes several blocks at once.
+            let cap = if rng.below(4) == 0 { 9 * block } else { block + 3 };
+            let n = rng.below(cap.min(rest.len()) + 1);
+            h.update(&rest[..n]);
+            rest = &rest[n..];
+        }
+        assert_eq!(h.finalize(), want, "{}: random update splits", ctx(len));
+    }
+}
+
+/// The XOF gives the same output however the input is split and however
+/// the output is read in pieces, and the one-shot path agrees.
+pub fn check_xof<A: XofAlgorithm>(backend: A::Backend, max_len: usize) {
+    let mut rng = Rng::new(0x5eed_0004);
+    let rate = <A::BlockSize as generic_array::typenum::Unsigned>::USIZE;
+    let out_len = 3 * rate + 17;
+    for len in (0..=max_len).step_by(7).chain([rate - 1, rate, rate + 1, 2 * rate]) {
+        let msg = rng.bytes(len);
+        let ctx = |what: &str| std::format!("{} [{}] len {len}: {what}", A::NAME, backend.name());
+        let mut want = std::vec![0u8; out_len];
+        Xof::<A>::digest_xof_with_backend(backend, &msg, &mut want);
+
+        let mut x = Xof::<A>::with_backend(backend);
+        let cut = len / 3;
+        x.update(&msg[..cut]);
+        let mut copy = x.clone();
+        x.update(&msg[cut..]);
+        copy.update(&msg[cut..]);
+
+        // Read in pieces of every size from 1 to 2 * rate + 1.
+        for piece in [1usize, 2, 7, 8, 9, rate - 1, rate, rate + 1, 2 * rate + 1] {
+            let mut reader = x.clone().finalize_xof();
+            let mut got = std::vec![0u8; out_len];
+            for chunk in got.chunks_mut(piece) {
+                reader.read(chunk);
+            }
+            assert_eq!(got, want, "{}", ctx(&std::format!("read in pieces of {piece}")));
+        }
+        let mut got = std::vec![0u8; out_len];
+        copy.finalize_xof_reset().read(&mut got);
+        assert_eq!(got, want, "{}", ctx("clone + finalize_xof_reset"));
+        copy.update(&msg);
+        let mut again = std::vec![0u8; out_len];
+        copy.finalize_xof().read(&mut again);
+        assert_eq!(again, want, "{}", ctx("reuse after finalize_xof_reset"));
+
+        // A shorter read is a prefix of a longer one.
+        let mut short = std::vec![0u8; len % 50];
+        Xof::<A>::digest_xof_with_backend(backend, &msg, &mut short);
+        assert_eq!(short[..], want[..short.len()], "{}", ctx("prefix"));
+    }
+}
+
+/// `backend` gives the same XOF output as `reference` on random messages.
+pub fn check_xof_against<A: XofAlgorithm>(backend: A::Backend, reference: A::Backend, max_len: usize) {
+    let rate = <A::BlockSize as generic_array::typenum::Unsigned>::USIZE;
+    let mut rng = Rng::new(0x5eed_0005);
+    let mut lens: Vec<usize> = (0..=4 * rate + 1).collect();
+    lens.extend((0..24).map(|_| rng.below(max_len + 1)));
+    for len in lens {
+        let msg = rng.bytes(len);
+        let out_len = rng.below(3 * rate);
+        let (mut want, mut got) = (std::vec![0u8; out_len], std::vec![0u8; out_len]);
+        Xof::<A>::digest_xof_with_backend(reference, &msg, &mut want);
+        let mut x = Xof::<A>::with_backend(backend);
+        let cut = rng.below(len + 1);
+        x.update(&msg[..cut]);
+        x.update(&msg[cut..]);
+        x.finalize_xof().read(&mut got);
+        assert_eq!(got, want, "{} [{}] vs [{}], len {len}", A::NAME, backend.name(), reference.name());
+    }
+}
+
+/// The batch API equals hashing each message alone, for batches of mixed
+/// lengths (0, 1, block boundaries, random sizes) and batch sizes 0..=n.
+pub fn check_many<A: FixedAlgorithm>(backend: A::Backend, max_len: usize) {
+    let block = <A::BlockSize as generic_array::typenum::Unsigned>::USIZE;
+    let mut rng = Rng::new(0x5eed_0006);
+    let special = [0, 1, block - 9, block - 8, block - 1, block, block + 1, 2 * block, 3 * block + 5];
+    for batch in [0usize, 1, 2, 3, 4, 5, 7, 8, 9, 16, 17, 33] {
+        let msgs: Vec<Vec<u8>> = (0..batch)
+            .map(|i| {
+                let len = match rng.below(3) {
+                    0 => special[rng.below(special.len())],
+                    1 => rng.below(8 * block),
+                    _ if i % 5 == 0 => rng.below(max_len + 1),
+                    _ => rng.below(40 * block),
+                };
+                rng.bytes(len)
+            })
+            .collect();
+        let inputs: Vec<&[u8]> = msgs.iter().map(|m| &m[..]).collect();
+        let mut outputs = std::vec![A::Output::zeroed(); batch];
+        Hasher::<A>::digest_many_with_backend(backend, &inputs, &mut outputs);
+        let portable = *A::Backend::ALL.last().expect("the portable backend is last in ALL");
+        for (i, (msg, got)) in msgs.iter().zip(&outputs).enumerate() {
+            assert_eq!(
+                *got,
+                Hasher::<A>::digest_with_backend(portable, msg),
+                "{} [{}] digest_many: batch of {batch}, message {i} (len {})",
+                A::NAME,
+                backend.name(),
+                msg.len()
+            );
+        }
+    }
+}

@@ -1,0 +1,101 @@
+//! SHA-224 and SHA-256 (FIPS 180-4), with the compression backend chosen
+//! once at run time from the CPU's features.
+//!
+//! ```
+//! use sha256::{Sha224, Sha256};
+//! use hex_literal::hex;
+//!
+//! // One-shot.
+//! assert_eq!(
+//!     Sha256::digest(b"abc"),
+//!     hex!("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
+//! );
+//!
+//! // Streaming, in pieces of any size.
+//! let mut h = Sha224::new();
+//! h.update(b"a");
+//! h.update(b"bc");
+//! assert_eq!(h.finalize(), hex!("23097d223405d8228642a477bda255b32aadbce4bda0b3f7e36c9da7"));
+//!
+//! // List the backends this CPU supports and hash with each.
+//! for backend in sha256::Backend::available() {
+//!     let mut h = Sha256::with_backend(backend);
+//!     h.update(b"abc");
+//!     assert_eq!(h.finalize(), Sha256::digest(b"abc"), "{}", backend.name());
+//! }
+//! ```
+#![no_std]
+#![warn(missing_docs)]
+
+mod backend;
+mod consts;
+
+pub use backend::Backend;
+pub use hash_core::UnsupportedBackend;
+
+/// SHA-256 hasher (FIPS 180-4 §6.2), 32-byte digest.
+pub type Sha256 = hash_core::Hasher<algorithm::Sha256>;
+/// SHA-224 hasher (FIPS 180-4 §6.3), 28-byte digest.
+pub type Sha224 = hash_core::Hasher<algorithm::Sha224>;
+
+/// Types for code built on `digest`'s core API, such as `hmac::Hmac<D>`
+/// (see [`hash_core::CoreWrapper`]).
+#[cfg(feature = "digest")]
+pub mod compat {
+    /// SHA-256 as a `digest::core_api::CoreWrapper`, for `hmac::Hmac<Sha256>`.
+    pub type Sha256 = hash_core::CoreWrapper<super::algorithm::Sha256>;
+    /// SHA-224 as a `digest::core_api::CoreWrapper`, for `hmac::Hmac<Sha224>`.
+    pub type Sha224 = hash_core::CoreWrapper<super::algorithm::Sha224>;
+}
+
+/// The algorithm definitions behind [`Sha256`] and [`Sha224`]: state,
+/// constants and compression function, for `hash-core`.
+pub mod algorithm {
+    use hash_core::typenum::{U28, U32, U64};
+    use hash_core::{Algorithm, Block, FixedAlgorithm, Padding};
+
+    use crate::{Backend, backend, consts};
+
+    /// SHA-256 (FIPS 180-4 §6.2).
+    #[derive(Debug)]
+    pub struct Sha256;
+    /// SHA-224 (FIPS 180-4 §6.3): SHA-256 with other initial values,
+    /// truncated to 28 bytes.
+    #[derive(Debug)]
+    pub struct Sha224;
+
+    macro_rules! sha2_32 {
+        ($alg:ident, $name:literal, $init:expr, $out:ty, $outlen:literal) => {
+            impl Algorithm for $alg {
+                const NAME: &'static str = $name;
+                type BlockSize = U64;
+                type State = [u32; 8];
+                type Backend = Backend;
+                const INIT: [u32; 8] = $init;
+
+                #[inline]
+                fn compress(backend: Backend, state: &mut [u32; 8], blocks: &[Block<U64>]) {
+                    backend::compress(backend, state, blocks);
+                }
+            }
+
+            impl FixedAlgorithm for $alg {
+                const PADDING: Padding = Padding::Be64;
+                type OutputSize = $out;
+                type Output = [u8; $outlen];
+
+                /// The digest is the state words in big-endian order,
+                /// truncated (FIPS 180-4 §6.2.2 step 4, §6.3).
+                #[inline]
+                fn output(state: &[u32; 8], out: &mut [u8; $outlen]) {
+                    for (bytes, word) in out.chunks_mut(4).zip(state) {
+                        bytes.copy_from_slice(&word.to_be_bytes()[..bytes.len()]);
+                    }
+                }
+            }
+        };
+    }
+
+    sha2_32!(Sha256, "SHA-256", consts::H256, U32, 32);
+    sha2_32!(Sha224, "SHA-224", consts::H224, U28, 28);
+}

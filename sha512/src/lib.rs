@@ -1,0 +1,2 @@
+//! Work in progress.
+#![no_std]
