@@ -249,3 +249,5 @@ pub fn check_many<A: FixedAlgorithm>(backend: A::Backend, max_len: usize) {
         }
     }
 }
+
+pub mod kat;

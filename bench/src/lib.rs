@@ -1,0 +1,1 @@
+//! Benchmarks of the hashes crates (see `benches/`).

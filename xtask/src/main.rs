@@ -1,0 +1,40 @@
+//! `cargo xtask <command>`: project automation for the hashes workspace.
+//!
+//! * `cargo xtask kat [--vectors DIR] [--check]`: write (or check) the
+//!   known-answer vector files under each crate's `tests/data/`.
+//! * `cargo xtask bench [--quick] [--algo A] [--size N] [--backend B]`: run
+//!   the speed comparison and write `target/speed-report/`.
+
+use std::process::ExitCode;
+
+mod bench;
+mod kat;
+
+const USAGE: &str = "usage: cargo xtask <command> [options]
+
+commands:
+  kat     write the known-answer vector files from the NIST CAVP vectors
+          (cargo xtask kat --help for options)
+  bench   run the speed comparison against OpenSSL and RustCrypto and write
+          target/speed-report/ (cargo xtask bench --help for options)";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("kat") => kat::run(&args[1..]),
+        Some("bench") => bench::run(&args[1..]),
+        Some("-h" | "--help" | "help") => {
+            println!("{USAGE}");
+            Ok(())
+        }
+        Some(other) => Err(format!("unknown command `{other}`\n\n{USAGE}")),
+        None => Err(USAGE.to_string()),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
