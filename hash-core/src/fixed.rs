@@ -45,17 +45,8 @@ impl<A: FixedAlgorithm> Core<A> {
     #[inline]
     pub(crate) fn finalize_into(&mut self, buffer: &mut EagerBuffer<A::BlockSize>, out: &mut A::Output) {
         let bytes = u128::from(self.blocks) * u128::from(A::BlockSize::U64) + buffer.get_pos() as u128;
-        let bits = bytes.wrapping_mul(8);
         let (backend, state) = (self.backend, &mut self.state);
-        let compress_one = |block: &Block<A::BlockSize>| A::compress(backend, state, slice::from_ref(block));
-        match A::PADDING {
-            // The length fields are defined modulo 2^64 (RFC 1321 §3.2); FIPS
-            // 180-4 limits messages to below 2^64 bits for these algorithms.
-            Padding::Be64 => buffer.len64_padding_be(bits as u64, compress_one),
-            Padding::Le64 => buffer.len64_padding_le(bits as u64, compress_one),
-            Padding::Be128 => buffer.len128_padding_be(bits, compress_one),
-            Padding::Keccak(domain) => keccak_pad::<A>(backend, state, buffer, domain),
-        }
+        pad::<A>(A::PADDING, buffer, bytes, |block| A::compress(backend, state, slice::from_ref(block)));
         A::output(&self.state, out);
     }
 
@@ -66,20 +57,33 @@ impl<A: FixedAlgorithm> Core<A> {
     }
 }
 
-/// `pad10*1` with the domain bits in the first padding byte (FIPS 202 §5.1,
-/// §B.2): absorb the final, padded block.
+/// Pad the message whose last `buffer.get_pos()` bytes sit in `buffer` and
+/// whose total length is `bytes`, handing each final block (one or two) to
+/// `emit`. The buffer is left empty.
 #[inline]
-pub(crate) fn keccak_pad<A: Algorithm>(
-    backend: A::Backend,
-    state: &mut A::State,
+pub(crate) fn pad<A: Algorithm>(
+    padding: Padding,
     buffer: &mut EagerBuffer<A::BlockSize>,
-    domain: u8,
+    bytes: u128,
+    mut emit: impl FnMut(&Block<A::BlockSize>),
 ) {
-    let pos = buffer.get_pos();
-    let block = buffer.pad_with_zeros();
-    block[pos] ^= domain;
-    block[A::BlockSize::USIZE - 1] ^= 0x80;
-    A::compress(backend, state, slice::from_ref(block));
+    let bits = bytes.wrapping_mul(8);
+    match padding {
+        // The length fields are defined modulo 2^64 (RFC 1321 §3.2); FIPS
+        // 180-4 limits messages to below 2^64 bits for these algorithms.
+        Padding::Be64 => buffer.len64_padding_be(bits as u64, emit),
+        Padding::Le64 => buffer.len64_padding_le(bits as u64, emit),
+        Padding::Be128 => buffer.len128_padding_be(bits, emit),
+        // `pad10*1` with the domain bits in the first padding byte (FIPS
+        // 202 §5.1, §B.2).
+        Padding::Keccak(domain) => {
+            let pos = buffer.get_pos();
+            let block = buffer.pad_with_zeros();
+            block[pos] ^= domain;
+            block[A::BlockSize::USIZE - 1] ^= 0x80;
+            emit(block);
+        }
+    }
 }
 
 impl<A: FixedAlgorithm> Clone for Core<A> {

@@ -34,6 +34,7 @@ mod backend;
 #[cfg(feature = "digest")]
 mod digest_impls;
 mod fixed;
+pub mod multi;
 #[cfg(feature = "testing")]
 pub mod testing;
 mod xof;

@@ -5,8 +5,8 @@ use core::fmt;
 use block_buffer::EagerBuffer;
 use generic_array::typenum::Unsigned;
 
-use crate::fixed::{checked, keccak_pad};
-use crate::{BackendKind, Block, UnsupportedBackend, XofAlgorithm};
+use crate::fixed::{checked, pad};
+use crate::{BackendKind, Block, Padding, UnsupportedBackend, XofAlgorithm};
 
 /// A streaming extendable-output function: `Shake128` and `Shake256` are
 /// aliases of this type.
@@ -71,7 +71,10 @@ impl<A: XofAlgorithm> Xof<A> {
     /// Pad, return a reader of the output stream, and start over.
     #[inline]
     pub fn finalize_xof_reset(&mut self) -> XofReader<A> {
-        keccak_pad::<A>(self.backend, &mut self.state, &mut self.buffer, A::DOMAIN);
+        let (backend, state) = (self.backend, &mut self.state);
+        pad::<A>(Padding::Keccak(A::DOMAIN), &mut self.buffer, 0, |block| {
+            A::compress(backend, state, core::slice::from_ref(block))
+        });
         let reader = XofReader::new(self.backend, self.state);
         self.reset();
         reader
@@ -184,7 +187,7 @@ pub struct XofReader<A: XofAlgorithm> {
 
 impl<A: XofAlgorithm> XofReader<A> {
     #[inline]
-    fn new(backend: A::Backend, state: [u64; 25]) -> Self {
+    pub(crate) fn new(backend: A::Backend, state: [u64; 25]) -> Self {
         let mut reader = XofReader { state, backend, block: Block::<A::BlockSize>::default(), pos: 0 };
         reader.load_block();
         reader

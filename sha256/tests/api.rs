@@ -158,3 +158,9 @@ fn forcing_an_unsupported_backend_is_an_error() {
         }
     }
 }
+
+#[test]
+fn multi_buffer_scheduler() {
+    testing::check_scheduler::<algorithm::Sha256>(Backend::Portable);
+    testing::check_scheduler::<algorithm::Sha224>(Backend::Portable);
+}

@@ -250,4 +250,50 @@ pub fn check_many<A: FixedAlgorithm>(backend: A::Backend, max_len: usize) {
     }
 }
 
+/// The multi-buffer scheduler ([`crate::multi`]) on a stand-in `N`-lane
+/// engine that compresses each lane with `backend`: ragged batches come out
+/// equal to one-by-one hashing, whatever `min_active` is.
+pub fn check_scheduler<A: FixedAlgorithm>(backend: A::Backend) {
+    fn run<A: FixedAlgorithm, const N: usize>(
+        backend: A::Backend,
+        min_active: usize,
+        inputs: &[&[u8]],
+    ) -> Vec<A::Output> {
+        let mut outputs = std::vec![A::Output::zeroed(); inputs.len()];
+        crate::multi::digest_many_lanes::<A, N>(backend, inputs, &mut outputs, min_active, |states, data| {
+            let len = data[0].len();
+            for (state, lane) in states.iter_mut().zip(data) {
+                assert_eq!(lane.len(), len, "lanes get equal lengths");
+                assert!(len > 0 && len % <A::BlockSize as generic_array::typenum::Unsigned>::USIZE == 0);
+                for block in lane.chunks_exact(<A::BlockSize as generic_array::typenum::Unsigned>::USIZE) {
+                    A::compress(backend, state, core::slice::from_ref(crate::Block::<A::BlockSize>::from_slice(block)));
+                }
+            }
+        });
+        outputs
+    }
+    let block = <A::BlockSize as generic_array::typenum::Unsigned>::USIZE;
+    let mut rng = Rng::new(0x5eed_0007);
+    for batch in [0usize, 1, 2, 3, 4, 5, 9, 20] {
+        let msgs: Vec<Vec<u8>> = (0..batch)
+            .map(|_| {
+                let n = rng.below(6 * block);
+                rng.bytes(n)
+            })
+            .collect();
+        let inputs: Vec<&[u8]> = msgs.iter().map(|m| &m[..]).collect();
+        let want: Vec<A::Output> = inputs.iter().map(|m| Hasher::<A>::digest_with_backend(backend, m)).collect();
+        for min_active in [1, 2, 4] {
+            assert_eq!(
+                run::<A, 4>(backend, min_active, &inputs),
+                want,
+                "{} scheduler, 4 lanes, batch {batch}, min_active {min_active}",
+                A::NAME
+            );
+        }
+        assert_eq!(run::<A, 1>(backend, 1, &inputs), want, "{} scheduler, 1 lane, batch {batch}", A::NAME);
+        assert_eq!(run::<A, 8>(backend, 3, &inputs), want, "{} scheduler, 8 lanes, batch {batch}", A::NAME);
+    }
+}
+
 pub mod kat;
