@@ -3,7 +3,7 @@
 //! Each check panics with a message naming the algorithm, backend and input
 //! that failed. Nothing here is part of the stable API.
 
-use std::eprintln;
+use std::io::Write as _;
 use std::vec::Vec;
 
 use crate::{BackendKind, FixedAlgorithm, Hasher, OutputBytes, Xof, XofAlgorithm};
@@ -48,6 +48,12 @@ impl Rng {
     }
 }
 
+/// Print a line straight to stderr, past the test harness's output capture,
+/// so that it shows in every `cargo test` run (skips, KAT counts).
+pub fn say(line: core::fmt::Arguments<'_>) {
+    let _ = writeln!(std::io::stderr(), "{line}");
+}
+
 /// The backends of `B` this CPU supports; prints one line for each
 /// compiled-in backend that it cannot test here, so that no backend is
 /// skipped silently.
@@ -57,11 +63,11 @@ pub fn testable_backends<B: BackendKind>(what: &str) -> Vec<B> {
         if b.is_supported() {
             out.push(b);
         } else {
-            eprintln!(
+            say(format_args!(
                 "{what}: SKIPPED backend [{}]: this CPU lacks {} (run on such a CPU, or see .ci/run for the qemu runs)",
                 b.name(),
                 b.requires()
-            );
+            ));
         }
     }
     out
