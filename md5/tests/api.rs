@@ -1,0 +1,221 @@
+//! Spec examples and API behaviour of MD5, on every backend this CPU
+//! supports.
+
+use hash_core::testing;
+use hex_literal::hex;
+use md5::{Backend, Md5, algorithm};
+
+fn backends() -> Vec<Backend> {
+    testing::testable_backends::<Backend>("md5")
+}
+
+/// RFC 1321 §A.5's test suite, plus one million 'a's (digest from Python's
+/// `hashlib.md5`, i.e. OpenSSL).
+#[test]
+fn spec_examples() {
+    let suite: [(&[u8], [u8; 16]); 7] = [
+        (b"", hex!("d41d8cd98f00b204e9800998ecf8427e")),
+        (b"a", hex!("0cc175b9c0f1b6a831c399e269772661")),
+        (b"abc", hex!("900150983cd24fb0d6963f7d28e17f72")),
+        (b"message digest", hex!("f96b697d7cb7938d525a2f31aaf161d0")),
+        (b"abcdefghijklmnopqrstuvwxyz", hex!("c3fcd3d76192e4007dfb496cca67e13b")),
+        (b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789", hex!("d174ab98d277d9f5a5611c2c9f419d9f")),
+        (
+            b"12345678901234567890123456789012345678901234567890123456789012345678901234567890",
+            hex!("57edf4a22be3c955ac49da2e2107b67a"),
+        ),
+    ];
+    let million_a = vec![b'a'; 1_000_000];
+    for b in backends() {
+        for (msg, want) in suite {
+            assert_eq!(Md5::digest_with_backend(b, msg), want, "[{b}] {:?}", String::from_utf8_lossy(msg));
+        }
+        assert_eq!(Md5::digest_with_backend(b, &million_a), hex!("7707d6ae4e027c70eea2a935c2296f21"), "[{b}]");
+
+        // The same messages as one batch, and the suite repeated to fill
+        // every lane of the widest batch engine several times over.
+        let inputs: Vec<&[u8]> = suite.iter().map(|(m, _)| *m).cycle().take(7 * 7).collect();
+        let mut outputs = vec![[0u8; 16]; inputs.len()];
+        Md5::digest_many_with_backend(b, &inputs, &mut outputs);
+        for (i, got) in outputs.iter().enumerate() {
+            assert_eq!(*got, suite[i % 7].1, "[{b}] digest_many, message {i}");
+        }
+    }
+}
+
+#[test]
+fn every_split_up_to_300_bytes() {
+    for b in backends() {
+        testing::check_splits::<algorithm::Md5>(b, 300);
+    }
+}
+
+#[test]
+fn reset_clone_default() {
+    for b in backends() {
+        testing::check_reset_clone::<algorithm::Md5>(b);
+    }
+}
+
+#[test]
+fn backends_agree_with_portable() {
+    for b in backends() {
+        testing::check_against::<algorithm::Md5>(b, Backend::Portable, 1 << 20);
+    }
+}
+
+#[test]
+fn digest_many_matches_one_by_one() {
+    for b in backends() {
+        testing::check_many::<algorithm::Md5>(b, 1 << 20);
+    }
+}
+
+/// Batches whose messages all have the same length keep every lane busy to
+/// the end; sweep the lengths around the padding boundaries.
+#[test]
+fn digest_many_equal_lengths() {
+    let mut rng = testing::Rng::new(0x4d44_3501);
+    for b in backends() {
+        for batch in [15usize, 16, 17, 32, 40] {
+            for len in (0..=200).step_by(if batch == 16 { 1 } else { 23 }) {
+                let msgs: Vec<Vec<u8>> = (0..batch).map(|_| rng.bytes(len)).collect();
+                let inputs: Vec<&[u8]> = msgs.iter().map(|m| &m[..]).collect();
+                let mut outputs = vec![[0u8; 16]; batch];
+                Md5::digest_many_with_backend(b, &inputs, &mut outputs);
+                for (i, (msg, got)) in msgs.iter().zip(&outputs).enumerate() {
+                    assert_eq!(
+                        *got,
+                        Md5::digest_with_backend(Backend::Portable, msg),
+                        "[{b}] batch {batch}, len {len}, message {i}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+#[should_panic(expected = "digest_many: 2 inputs but 1 output slots")]
+fn digest_many_rejects_mismatched_slices() {
+    Md5::digest_many(&[b"a", b"b"], &mut [[0; 16]]);
+}
+
+#[test]
+fn backend_listing() {
+    let available: Vec<Backend> = Backend::available().collect();
+    assert!(available.contains(&Backend::detect()), "detect() is one of available()");
+    assert_eq!(available.last(), Some(&Backend::Portable), "portable is always available, last");
+    assert_eq!(Backend::detect(), available[0], "detect() picks the best available");
+    assert_eq!(Backend::all().last(), Some(&Backend::Portable), "portable is last in ALL");
+    for &b in Backend::all() {
+        assert_eq!(Backend::from_name(b.name()), Some(b));
+        assert_eq!(b.is_supported(), b.check().is_ok());
+        assert_eq!(
+            hash_core::BackendKind::requires(b).is_empty(),
+            b == Backend::Portable,
+            "[{b}] says what it requires"
+        );
+    }
+    assert_eq!(Backend::from_name("no-such-backend"), None);
+    println!("md5 backends available here: {available:?}");
+    testing::say(format_args!("md5: detected backend: {}", Backend::detect().name()));
+}
+
+#[test]
+fn io_write() {
+    use std::io::Write;
+    let msg = [0x5au8; 1000];
+    let mut h = Md5::new();
+    h.write_all(&msg[..3]).unwrap();
+    h.write_all(&msg[3..]).unwrap();
+    assert_eq!(h.finalize(), Md5::digest(&msg));
+}
+
+#[test]
+fn digest_traits() {
+    fn generic<D: hash_core::digest::Digest>(data: &[u8]) -> Vec<u8> {
+        D::digest(data).to_vec()
+    }
+    let want = hex!("900150983cd24fb0d6963f7d28e17f72");
+    assert_eq!(generic::<Md5>(b"abc"), want);
+    assert_eq!(generic::<md5::compat::Md5>(b"abc"), want);
+}
+
+/// RFC 2202 §2: HMAC-MD5 through `hmac` 0.12, both with `Hmac<D>`
+/// (digest's core API) and `SimpleHmac<D>` (any `Digest`).
+#[test]
+fn hmac_rfc2202() {
+    use hmac::{Hmac, Mac, SimpleHmac};
+    let long_key = [0xaa; 80];
+    let cases: [(&[u8], &[u8], [u8; 16]); 7] = [
+        (&[0x0b; 16], b"Hi There", hex!("9294727a3638bb1c13f48ef8158bfc9d")),
+        (b"Jefe", b"what do ya want for nothing?", hex!("750c783e6ab0b503eaa86e310a5db738")),
+        (&[0xaa; 16], &[0xdd; 50], hex!("56be34521d144c88dbb8c733f0e8b3f6")),
+        (
+            &hex!("0102030405060708090a0b0c0d0e0f10111213141516171819"),
+            &[0xcd; 50],
+            hex!("697eaf0aca3a3aea3a75164746ffaa79"),
+        ),
+        (&[0x0c; 16], b"Test With Truncation", hex!("56461ef2342edc00f9bab995690efd4c")),
+        (
+            &long_key,
+            b"Test Using Larger Than Block-Size Key - Hash Key First",
+            hex!("6b1ab7fe4bd7bf8f0b62e6ce61b9d0cd"),
+        ),
+        (
+            &long_key,
+            b"Test Using Larger Than Block-Size Key and Larger Than One Block-Size Data",
+            hex!("6f630fad67cda0ee1fb1f562db3aa53e"),
+        ),
+    ];
+    for (i, (key, data, want)) in cases.iter().enumerate() {
+        let mut mac = Hmac::<md5::compat::Md5>::new_from_slice(key).unwrap();
+        mac.update(data);
+        assert_eq!(mac.finalize().into_bytes()[..], want[..], "Hmac, RFC 2202 case {}", i + 1);
+        let mut mac = SimpleHmac::<Md5>::new_from_slice(key).unwrap();
+        mac.update(data);
+        assert_eq!(mac.finalize().into_bytes()[..], want[..], "SimpleHmac, RFC 2202 case {}", i + 1);
+    }
+}
+
+#[test]
+fn forcing_an_unsupported_backend_is_an_error() {
+    for &b in Backend::all() {
+        let result = Md5::try_with_backend(b);
+        if b.is_supported() {
+            assert!(result.is_ok());
+        } else {
+            let message = result.unwrap_err().to_string();
+            assert!(message.contains(b.name()) && message.contains("not supported"), "{message}");
+            println!("md5: forcing [{b}] here fails as it should: {message}");
+        }
+    }
+}
+
+/// `Algorithm::compress` is safe public code that takes any backend: the
+/// dispatch itself must refuse one this CPU cannot run.
+#[test]
+fn raw_compress_checks_the_backend() {
+    use hash_core::{Algorithm, Block};
+    let block = Block::<hash_core::typenum::U64>::default();
+    for &b in Backend::all() {
+        let mut state = algorithm::Md5::INIT;
+        let run = std::panic::catch_unwind(move || {
+            algorithm::Md5::compress(b, &mut state, core::slice::from_ref(&block));
+            state
+        });
+        if b.is_supported() {
+            let mut want = algorithm::Md5::INIT;
+            algorithm::Md5::compress(Backend::Portable, &mut want, core::slice::from_ref(&block));
+            assert_eq!(run.ok(), Some(want), "[{b}]");
+        } else {
+            assert!(run.is_err(), "[{b}] is not supported here, yet compress ran");
+        }
+    }
+}
+
+#[test]
+fn multi_buffer_scheduler() {
+    testing::check_scheduler::<algorithm::Md5>(Backend::Portable);
+}
