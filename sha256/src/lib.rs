@@ -92,6 +92,13 @@ pub mod algorithm {
                         bytes.copy_from_slice(&word.to_be_bytes()[..bytes.len()]);
                     }
                 }
+
+                /// The backend's batch engine: interleaved SHA-NI streams or
+                /// AVX2 lanes (see [`Backend`]).
+                #[inline]
+                fn digest_many(backend: Backend, inputs: &[&[u8]], outputs: &mut [[u8; $outlen]]) {
+                    backend::digest_many::<Self>(backend, inputs, outputs);
+                }
             }
         };
     }

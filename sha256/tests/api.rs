@@ -81,7 +81,11 @@ fn backend_listing() {
         assert_eq!(b.is_supported(), b.check().is_ok());
     }
     assert_eq!(Backend::from_name("no-such-backend"), None);
-    println!("sha256 backends available here: {available:?}, detected: {}", Backend::detect());
+    // Best first: SHA-NI, then AVX2, then portable.
+    assert_eq!(Backend::all(), [Backend::ShaNi, Backend::Avx2, Backend::Portable]);
+    println!("sha256 backends available here: {available:?}");
+    // The CI's qemu runs grep for this line.
+    testing::say(format_args!("sha256: detected backend: {}", Backend::detect().name()));
 }
 
 #[test]
@@ -161,6 +165,51 @@ fn forcing_an_unsupported_backend_is_an_error() {
 
 #[test]
 fn multi_buffer_scheduler() {
-    testing::check_scheduler::<algorithm::Sha256>(Backend::Portable);
-    testing::check_scheduler::<algorithm::Sha224>(Backend::Portable);
+    for b in backends() {
+        testing::check_scheduler::<algorithm::Sha256>(b);
+        testing::check_scheduler::<algorithm::Sha224>(b);
+    }
+}
+
+/// The batch engines on the shape they are tuned for (many messages of
+/// equal length, so every lane stays busy) and on batches that leave only
+/// one or two lanes busy at the end.
+#[test]
+fn digest_many_equal_lengths() {
+    let mut rng = testing::Rng::new(0x5a_256);
+    for b in backends() {
+        for (count, len) in [(64usize, 8192usize), (9, 4096), (17, 64), (3, 1000), (13, 0), (33, 55)] {
+            let msgs: Vec<Vec<u8>> = (0..count).map(|_| rng.bytes(len)).collect();
+            let inputs: Vec<&[u8]> = msgs.iter().map(|m| &m[..]).collect();
+            let mut got = vec![[0u8; 32]; count];
+            Sha256::digest_many_with_backend(b, &inputs, &mut got);
+            for (i, (m, d)) in msgs.iter().zip(&got).enumerate() {
+                assert_eq!(*d, Sha256::digest_with_backend(Backend::Portable, m), "[{b}] {count} x {len}, message {i}");
+            }
+        }
+    }
+}
+
+/// `Algorithm::compress` is safe to call with any backend value, so the
+/// dispatch must refuse one that this CPU cannot run instead of executing
+/// instructions the CPU lacks.
+#[test]
+fn compress_refuses_unsupported_backends() {
+    use hash_core::Algorithm;
+    let block = hash_core::Block::<hash_core::typenum::U64>::default();
+    for &b in Backend::all() {
+        let mut state = <algorithm::Sha256 as Algorithm>::INIT;
+        let result = std::panic::catch_unwind(move || {
+            <algorithm::Sha256 as Algorithm>::compress(b, &mut state, std::slice::from_ref(&block));
+            state
+        });
+        if b.is_supported() {
+            let mut want = <algorithm::Sha256 as Algorithm>::INIT;
+            <algorithm::Sha256 as Algorithm>::compress(Backend::Portable, &mut want, std::slice::from_ref(&block));
+            assert_eq!(result.ok(), Some(want), "[{b}] compresses like portable");
+        } else {
+            assert!(result.is_err(), "[{b}] is unsupported here, so compress must panic");
+            testing::say(format_args!("sha256: compress with unsupported [{b}] panics as it should"));
+        }
+    }
 }

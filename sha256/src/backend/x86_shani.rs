@@ -1,0 +1,199 @@
+//! SHA-256 compression (FIPS 180-4 §6.2.2) with the x86 SHA extensions.
+//!
+//! `sha256rnds2` performs two rounds (§6.2.2 step 3) on a state split over
+//! two registers in the order the instruction wants: ABEF (A in the highest
+//! 32-bit lane) and CDGH. It takes `W[t] + K[t]` for its two rounds from
+//! the low half of a third register, so each group of four rounds is one
+//! addition of four round constants and two `sha256rnds2`. The message
+//! schedule (§6.2.2 step 1) is computed four words at a time:
+//! `sha256msg1` adds σ0(W[t-15]) to W[t-16], a byte shift (`palignr`)
+//! brings in W[t-7], and `sha256msg2` adds σ1(W[t-2]), including the words
+//! it has just produced.
+//!
+//! The state stays in the ABEF/CDGH layout across the whole run of blocks
+//! and is converted from and back to FIPS order once per call. For batches,
+//! [`compress_lanes`] runs `N` independent messages through the same code
+//! with their instructions interleaved: one stream's `sha256rnds2` chain is
+//! bound by the instruction's latency, and the other streams fill the gaps.
+
+use core::arch::x86_64::{
+    __m128i, _mm_add_epi32, _mm_alignr_epi8, _mm_blend_epi16, _mm_loadu_si128, _mm_set_epi32, _mm_set_epi64x,
+    _mm_setzero_si128, _mm_sha256msg1_epu32, _mm_sha256msg2_epu32, _mm_sha256rnds2_epu32, _mm_shuffle_epi8,
+    _mm_shuffle_epi32, _mm_storeu_si128,
+};
+
+use hash_core::typenum::U64;
+use hash_core::{Block, FixedAlgorithm};
+
+use super::Backend;
+use crate::consts::K;
+
+/// Interleaved streams in the batch engine. `sha256rnds2` has a latency of
+/// about four cycles and issues once per cycle on current cores, so up to
+/// four streams can overlap; chosen by measurement (see the crate's notes
+/// in the `digest_many` documentation of [`Backend::ShaNi`]).
+const STREAMS: usize = 4;
+
+/// The fewest busy streams for which the batch engine still beats hashing
+/// the rest one at a time; below it the scheduler finishes them alone.
+const MIN_ACTIVE: usize = 2;
+
+/// Convert the state from FIPS order (`[a, b, ..., h]`) to the ABEF/CDGH
+/// register pair.
+#[inline]
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+fn load_state(state: &[u32; 8]) -> (__m128i, __m128i) {
+    let (lo, hi) = state.split_at(4);
+    // SAFETY: `lo` holds four u32 (16 bytes); loadu has no alignment requirement.
+    let dcba = unsafe { _mm_loadu_si128(lo.as_ptr().cast()) };
+    // SAFETY: `hi` holds four u32 (16 bytes); loadu has no alignment requirement.
+    let hgfe = unsafe { _mm_loadu_si128(hi.as_ptr().cast()) };
+    // Lanes are listed from the highest: CDAB, EFGH.
+    let cdab = _mm_shuffle_epi32::<0xb1>(dcba);
+    let efgh = _mm_shuffle_epi32::<0x1b>(hgfe);
+    let abef = _mm_alignr_epi8::<8>(cdab, efgh);
+    let cdgh = _mm_blend_epi16::<0xf0>(efgh, cdab);
+    (abef, cdgh)
+}
+
+/// Write the ABEF/CDGH register pair back to `state` in FIPS order.
+#[inline]
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+fn store_state(abef: __m128i, cdgh: __m128i, state: &mut [u32; 8]) {
+    let feba = _mm_shuffle_epi32::<0x1b>(abef);
+    let dchg = _mm_shuffle_epi32::<0xb1>(cdgh);
+    let dcba = _mm_blend_epi16::<0xf0>(feba, dchg);
+    let hgfe = _mm_alignr_epi8::<8>(dchg, feba);
+    let (lo, hi) = state.split_at_mut(4);
+    // SAFETY: `lo` holds four u32 (16 bytes); storeu has no alignment requirement.
+    unsafe { _mm_storeu_si128(lo.as_mut_ptr().cast(), dcba) };
+    // SAFETY: `hi` holds four u32 (16 bytes); storeu has no alignment requirement.
+    unsafe { _mm_storeu_si128(hi.as_mut_ptr().cast(), hgfe) };
+}
+
+/// One 16-byte row of a block as four big-endian words (§5.2.1: the
+/// message block is sixteen 32-bit words, big-endian per §3.1).
+#[inline]
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+fn load_row(bytes: &[u8; 16]) -> __m128i {
+    let swap = _mm_set_epi64x(0x0c0d_0e0f_0809_0a0b, 0x0405_0607_0001_0203);
+    // SAFETY: `bytes` is 16 bytes long; loadu has no alignment requirement.
+    let raw = unsafe { _mm_loadu_si128(bytes.as_ptr().cast()) };
+    _mm_shuffle_epi8(raw, swap)
+}
+
+/// The block's sixteen message words W[0..16] as four rows.
+#[inline]
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+fn load_block(block: &[u8; 64]) -> [__m128i; 4] {
+    let (rows, _) = block.as_chunks::<16>();
+    [load_row(&rows[0]), load_row(&rows[1]), load_row(&rows[2]), load_row(&rows[3])]
+}
+
+/// Rounds 4G .. 4G+3 of every stream. From G = 4 on, the message row
+/// `m[s][G % 4]` (which held W[4G-16 .. 4G-12]) is first replaced by
+/// W[4G .. 4G+4].
+#[inline]
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+fn quad<const N: usize, const G: usize>(abef: &mut [__m128i; N], cdgh: &mut [__m128i; N], m: &mut [[__m128i; 4]; N]) {
+    let k = _mm_set_epi32(K[4 * G + 3] as i32, K[4 * G + 2] as i32, K[4 * G + 1] as i32, K[4 * G] as i32);
+    for s in 0..N {
+        let w = &mut m[s];
+        if G >= 4 {
+            // W[t] = σ1(W[t-2]) + W[t-7] + σ0(W[t-15]) + W[t-16], t = 4G .. 4G+3.
+            let x = _mm_sha256msg1_epu32(w[G % 4], w[(G + 1) % 4]);
+            let x = _mm_add_epi32(x, _mm_alignr_epi8::<4>(w[(G + 3) % 4], w[(G + 2) % 4]));
+            w[G % 4] = _mm_sha256msg2_epu32(x, w[(G + 3) % 4]);
+        }
+        let wk = _mm_add_epi32(w[G % 4], k);
+        // Rounds 4G and 4G+1: the result is the new ABEF; the old ABEF
+        // becomes CDGH.
+        cdgh[s] = _mm_sha256rnds2_epu32(cdgh[s], abef[s], wk);
+        // Rounds 4G+2 and 4G+3, with W+K of those rounds moved down.
+        abef[s] = _mm_sha256rnds2_epu32(abef[s], cdgh[s], _mm_shuffle_epi32::<0x0e>(wk));
+    }
+}
+
+/// Compress one block into each of `N` states (all 64 rounds and step 4
+/// of §6.2.2), the streams' instructions interleaved.
+#[inline]
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+fn block_n<const N: usize>(abef: &mut [__m128i; N], cdgh: &mut [__m128i; N], blocks: [&[u8; 64]; N]) {
+    let (abef_in, cdgh_in) = (*abef, *cdgh);
+    let mut m = [[_mm_setzero_si128(); 4]; N];
+    for s in 0..N {
+        m[s] = load_block(blocks[s]);
+    }
+    quad::<N, 0>(abef, cdgh, &mut m);
+    quad::<N, 1>(abef, cdgh, &mut m);
+    quad::<N, 2>(abef, cdgh, &mut m);
+    quad::<N, 3>(abef, cdgh, &mut m);
+    quad::<N, 4>(abef, cdgh, &mut m);
+    quad::<N, 5>(abef, cdgh, &mut m);
+    quad::<N, 6>(abef, cdgh, &mut m);
+    quad::<N, 7>(abef, cdgh, &mut m);
+    quad::<N, 8>(abef, cdgh, &mut m);
+    quad::<N, 9>(abef, cdgh, &mut m);
+    quad::<N, 10>(abef, cdgh, &mut m);
+    quad::<N, 11>(abef, cdgh, &mut m);
+    quad::<N, 12>(abef, cdgh, &mut m);
+    quad::<N, 13>(abef, cdgh, &mut m);
+    quad::<N, 14>(abef, cdgh, &mut m);
+    quad::<N, 15>(abef, cdgh, &mut m);
+    // Step 4: H(i) = working variables + H(i-1).
+    for s in 0..N {
+        abef[s] = _mm_add_epi32(abef[s], abef_in[s]);
+        cdgh[s] = _mm_add_epi32(cdgh[s], cdgh_in[s]);
+    }
+}
+
+/// Compress `blocks` into `state`, one after another.
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+pub(super) fn compress(state: &mut [u32; 8], blocks: &[Block<U64>]) {
+    let (abef, cdgh) = load_state(state);
+    let (mut abef, mut cdgh) = ([abef], [cdgh]);
+    for block in blocks {
+        block_n::<1>(&mut abef, &mut cdgh, [block.as_ref()]);
+    }
+    store_state(abef[0], cdgh[0], state);
+}
+
+/// Compress `data[s]` into `states[s]` for every stream `s`; the slices
+/// have equal lengths, a whole number of blocks (the scheduler's contract).
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+fn compress_lanes<const N: usize>(states: &mut [[u32; 8]; N], data: [&[u8]; N]) {
+    let zero = _mm_setzero_si128();
+    let (mut abef, mut cdgh) = ([zero; N], [zero; N]);
+    let mut rows: [&[[u8; 64]]; N] = [&[]; N];
+    for s in 0..N {
+        (abef[s], cdgh[s]) = load_state(&states[s]);
+        rows[s] = data[s].as_chunks::<64>().0;
+    }
+    let count = rows.iter().map(|r| r.len()).min().unwrap_or(0);
+    for (i, first) in rows[0].iter().enumerate().take(count) {
+        let mut blocks = [first; N];
+        for s in 1..N {
+            blocks[s] = &rows[s][i];
+        }
+        block_n::<N>(&mut abef, &mut cdgh, blocks);
+    }
+    for s in 0..N {
+        store_state(abef[s], cdgh[s], &mut states[s]);
+    }
+}
+
+/// Hash each of `inputs` into the matching `outputs` slot, [`STREAMS`]
+/// messages at a time (see `hash_core::multi`).
+///
+/// # Safety
+/// The CPU must support sha, sse2, ssse3 and sse4.1.
+pub(super) unsafe fn digest_many<A>(inputs: &[&[u8]], outputs: &mut [A::Output])
+where
+    A: FixedAlgorithm<State = [u32; 8], Backend = Backend>,
+{
+    hash_core::multi::digest_many_lanes::<A, STREAMS>(Backend::ShaNi, inputs, outputs, MIN_ACTIVE, |states, data| {
+        // SAFETY: the caller of `digest_many` guarantees the CPU features
+        // that `compress_lanes` enables.
+        unsafe { compress_lanes::<STREAMS>(states, data) }
+    });
+}
