@@ -1,1 +1,523 @@
-//! Benchmarks of the hashes crates (see `benches/`).
+//! Benchmark subjects: every algorithm of the `hashes` crates, once per
+//! backend this CPU supports, as closures with one calling convention.
+//!
+//! Two programs measure them:
+//!
+//! * the criterion benches of this crate (`cargo bench -p bench`), which
+//!   time our crates alone, every algorithm x backend x message size;
+//! * the peer comparison in `bench/peers` (a separate Cargo workspace, so
+//!   that RustCrypto's `sha1` and `sha3` never enter this workspace's
+//!   dependency graph), which adds OpenSSL, `ring` and RustCrypto's crates
+//!   beside these subjects and is driven by `cargo xtask bench`.
+//!
+//! Each algorithm crate sits behind a cargo feature of the same name (all on
+//! by default), so the peer comparison can leave out a crate that does not
+//! build and still report the others.
+#![forbid(unsafe_code)]
+
+use std::hint::black_box;
+
+/// Whether an algorithm has a fixed-size digest or is an XOF.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// A fixed-size digest (`T::digest`).
+    Fixed,
+    /// An extendable-output function (`T::digest_xof`); the benchmarks read
+    /// [`Algo::out_len`] bytes of output.
+    Xof,
+}
+
+/// An algorithm, as the benchmarks and reports name it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Algo {
+    /// Short id used on command lines and in file names (`"sha512-256"`).
+    pub id: &'static str,
+    /// The standard name (`"SHA-512/256"`).
+    pub name: &'static str,
+    /// Our crate that implements it.
+    pub crate_name: &'static str,
+    /// Digest length in bytes; for an XOF, the output length the benchmarks
+    /// read (twice the security strength, as for `openssl dgst -shake*`
+    /// style uses: 32 bytes for SHAKE128, 64 for SHAKE256).
+    pub out_len: usize,
+    /// Fixed digest or XOF.
+    pub kind: Kind,
+    /// Part of the default benchmark set (the others run on request,
+    /// `--algo sha3-224`).
+    pub default: bool,
+}
+
+const fn algo(id: &'static str, name: &'static str, crate_name: &'static str, out_len: usize, default: bool) -> Algo {
+    Algo { id, name, crate_name, out_len, kind: Kind::Fixed, default }
+}
+
+/// Every algorithm of the workspace, in report order.
+pub const ALGOS: &[Algo] = &[
+    algo("md5", "MD5", "md5", 16, true),
+    algo("sha1", "SHA-1", "sha1", 20, true),
+    algo("sha224", "SHA-224", "sha256", 28, true),
+    algo("sha256", "SHA-256", "sha256", 32, true),
+    algo("sha384", "SHA-384", "sha512", 48, true),
+    algo("sha512", "SHA-512", "sha512", 64, true),
+    algo("sha512-224", "SHA-512/224", "sha512", 28, false),
+    algo("sha512-256", "SHA-512/256", "sha512", 32, true),
+    algo("sha3-224", "SHA3-224", "sha3", 28, false),
+    algo("sha3-256", "SHA3-256", "sha3", 32, true),
+    algo("sha3-384", "SHA3-384", "sha3", 48, false),
+    algo("sha3-512", "SHA3-512", "sha3", 64, true),
+    algo("keccak256", "Keccak-256", "sha3", 32, false),
+    Algo { id: "shake128", name: "SHAKE128", crate_name: "sha3", out_len: 32, kind: Kind::Xof, default: true },
+    Algo { id: "shake256", name: "SHAKE256", crate_name: "sha3", out_len: 64, kind: Kind::Xof, default: true },
+];
+
+/// The algorithm with this id, if any.
+pub fn find_algo(id: &str) -> Option<&'static Algo> {
+    ALGOS.iter().find(|a| a.id == id)
+}
+
+/// The longest output of any algorithm here.
+pub const MAX_OUT: usize = 64;
+
+/// The family name of our own crates in reports.
+pub const OURS: &str = "ours";
+
+type HashFn = dyn Fn(&[u8], &mut [u8]);
+type RunFn = dyn Fn(&[u8], u64) -> u8;
+type ManyRunFn = dyn Fn(&[&[u8]], u64) -> u8;
+type ManyHashFn = dyn Fn(&[&[u8]], &mut [Vec<u8>]);
+
+/// One implementation of one algorithm, ready to be timed.
+pub struct Subject {
+    /// The algorithm.
+    pub algo: &'static Algo,
+    /// Who wrote it: [`OURS`], `"openssl"`, `"ring"`, `"rustcrypto-0.10"`, ...
+    pub family: &'static str,
+    /// Our backend's name, or the peer's version; may be empty.
+    pub variant: String,
+    /// For our subjects: this is the backend `Backend::detect()` picks.
+    pub detected: bool,
+    hash: Box<HashFn>,
+    run: Box<RunFn>,
+}
+
+impl Subject {
+    /// A subject whose one-shot hash of `data` writes exactly `out.len()`
+    /// (= `algo.out_len`) bytes into `out`.
+    ///
+    /// The timing loop is monomorphised over `f`, so timing costs no
+    /// indirect call per message.
+    pub fn new<F>(algo: &'static Algo, family: &'static str, variant: impl Into<String>, detected: bool, f: F) -> Self
+    where
+        F: Fn(&[u8], &mut [u8]) + Copy + 'static,
+    {
+        let out_len = algo.out_len;
+        let run = move |data: &[u8], iters: u64| {
+            let mut out = [0u8; MAX_OUT];
+            let out = &mut out[..out_len];
+            let mut fold = 0u8;
+            for _ in 0..iters {
+                f(black_box(data), out);
+                fold ^= black_box(&*out)[0];
+            }
+            fold
+        };
+        Subject { algo, family, variant: variant.into(), detected, hash: Box::new(f), run: Box::new(run) }
+    }
+
+    /// `"ours sha-ni"`, `"openssl"`, `"rustcrypto-0.10"`.
+    pub fn label(&self) -> String {
+        if self.variant.is_empty() || self.family != OURS {
+            self.family.to_string()
+        } else {
+            format!("{} {}", self.family, self.variant)
+        }
+    }
+
+    /// The digest of `data` (`algo.out_len` bytes), to check the subject
+    /// against the others before timing it.
+    pub fn digest(&self, data: &[u8]) -> Vec<u8> {
+        let mut out = vec![0u8; self.algo.out_len];
+        (self.hash)(data, &mut out);
+        out
+    }
+
+    /// Hash `data` `iters` times; returns a byte of the results so that
+    /// the work cannot be optimised away.
+    #[inline]
+    pub fn run(&self, data: &[u8], iters: u64) -> u8 {
+        (self.run)(data, iters)
+    }
+}
+
+/// A batch subject: hashes a set of messages at once (`digest_many`), or
+/// one by one with the detected single-stream backend (the baseline).
+pub struct ManySubject {
+    /// The algorithm.
+    pub algo: &'static Algo,
+    /// `"digest_many <backend>"` or `"one by one <backend>"`.
+    pub label: String,
+    /// Whether this is the one-by-one baseline.
+    pub baseline: bool,
+    run: Box<ManyRunFn>,
+    hash: Box<ManyHashFn>,
+}
+
+impl ManySubject {
+    fn new<F>(algo: &'static Algo, label: String, baseline: bool, f: F) -> Self
+    where
+        F: Fn(&[&[u8]], &mut [[u8; MAX_OUT]]) + Copy + 'static,
+    {
+        let run = move |inputs: &[&[u8]], iters: u64| {
+            let mut outs = vec![[0u8; MAX_OUT]; inputs.len()];
+            let mut fold = 0u8;
+            for _ in 0..iters {
+                f(black_box(inputs), &mut outs);
+                fold ^= black_box(&outs)[0][0];
+            }
+            fold
+        };
+        let out_len = algo.out_len;
+        let hash = move |inputs: &[&[u8]], outs: &mut [Vec<u8>]| {
+            let mut raw = vec![[0u8; MAX_OUT]; inputs.len()];
+            f(inputs, &mut raw);
+            for (o, r) in outs.iter_mut().zip(&raw) {
+                *o = r[..out_len].to_vec();
+            }
+        };
+        ManySubject { algo, label, baseline, run: Box::new(run), hash: Box::new(hash) }
+    }
+
+    /// Hash the batch `iters` times.
+    #[inline]
+    pub fn run(&self, inputs: &[&[u8]], iters: u64) -> u8 {
+        (self.run)(inputs, iters)
+    }
+
+    /// The digests of the batch, to check against one-by-one hashing.
+    pub fn digests(&self, inputs: &[&[u8]]) -> Vec<Vec<u8>> {
+        let mut outs = vec![Vec::new(); inputs.len()];
+        (self.hash)(inputs, &mut outs);
+        outs
+    }
+}
+
+/// The backends of one of our crates on this CPU.
+#[derive(Clone, Debug)]
+pub struct CrateBackends {
+    /// The crate (`"sha256"`).
+    pub crate_name: &'static str,
+    /// What `Backend::detect()` picks.
+    pub detected: &'static str,
+    /// `Backend::available()`, best first.
+    pub available: Vec<&'static str>,
+    /// Backends compiled in but not runnable here, with the reason.
+    pub unavailable: Vec<(&'static str, String)>,
+}
+
+/// Our crates compiled into this build (see the crate features).
+pub fn crates_built() -> Vec<&'static str> {
+    let mut v = Vec::new();
+    if cfg!(feature = "md5") {
+        v.push("md5");
+    }
+    if cfg!(feature = "sha1") {
+        v.push("sha1");
+    }
+    if cfg!(feature = "sha256") {
+        v.push("sha256");
+    }
+    if cfg!(feature = "sha512") {
+        v.push("sha512");
+    }
+    if cfg!(feature = "sha3") {
+        v.push("sha3");
+    }
+    v
+}
+
+macro_rules! crate_backends {
+    ($krate:literal, $backend:ty) => {{
+        type B = $backend;
+        CrateBackends {
+            crate_name: $krate,
+            detected: B::detect().name(),
+            available: B::available().map(B::name).collect(),
+            unavailable: B::all()
+                .iter()
+                .filter_map(|b| b.check().err().map(|e| (b.name(), format!("needs {}", e.requires))))
+                .collect(),
+        }
+    }};
+}
+
+/// Backend information for every crate in [`crates_built`].
+pub fn crate_backends() -> Vec<CrateBackends> {
+    #[allow(unused_mut)]
+    let mut v = Vec::new();
+    #[cfg(feature = "md5")]
+    v.push(crate_backends!("md5", md5::Backend));
+    #[cfg(feature = "sha1")]
+    v.push(crate_backends!("sha1", sha1::Backend));
+    #[cfg(feature = "sha256")]
+    v.push(crate_backends!("sha256", sha256::Backend));
+    #[cfg(feature = "sha512")]
+    v.push(crate_backends!("sha512", sha512::Backend));
+    #[cfg(feature = "sha3")]
+    v.push(crate_backends!("sha3", sha3::Backend));
+    v
+}
+
+/// Our fixed-output hasher `$ty` with backend enum `$backend`: one subject
+/// per available backend.
+#[allow(unused_macros)]
+macro_rules! fixed_subjects {
+    ($algo:expr, $ty:ty, $backend:ty) => {{
+        let detected = <$backend>::detect();
+        <$backend>::available()
+            .map(|b| {
+                Subject::new($algo, OURS, b.name(), b == detected, move |data: &[u8], out: &mut [u8]| {
+                    out.copy_from_slice(&<$ty>::digest_with_backend(b, data))
+                })
+            })
+            .collect::<Vec<_>>()
+    }};
+}
+
+#[allow(unused_macros)]
+macro_rules! xof_subjects {
+    ($algo:expr, $ty:ty, $backend:ty) => {{
+        let detected = <$backend>::detect();
+        <$backend>::available()
+            .map(|b| {
+                Subject::new($algo, OURS, b.name(), b == detected, move |data: &[u8], out: &mut [u8]| {
+                    <$ty>::digest_xof_with_backend(b, data, out)
+                })
+            })
+            .collect::<Vec<_>>()
+    }};
+}
+
+/// Batch subjects of a fixed-output hasher: `digest_many` per available
+/// backend, then the detected backend hashing one message at a time.
+#[allow(unused_macros)]
+macro_rules! fixed_many {
+    ($algo:expr, $ty:ty, $backend:ty, $n:literal) => {{
+        let detected = <$backend>::detect();
+        let mut v = Vec::new();
+        for b in <$backend>::available() {
+            v.push(ManySubject::new(
+                $algo,
+                format!("digest_many {}", b.name()),
+                false,
+                move |inputs: &[&[u8]], outs: &mut [[u8; MAX_OUT]]| {
+                    // Batches in chunks of 64 on the stack: no allocation
+                    // inside the timed loop.
+                    let mut digests = [[0u8; $n]; 64];
+                    for (ins, outs) in inputs.chunks(64).zip(outs.chunks_mut(64)) {
+                        let digests = &mut digests[..ins.len()];
+                        <$ty>::digest_many_with_backend(b, ins, digests);
+                        for (o, d) in outs.iter_mut().zip(digests.iter()) {
+                            o[..$n].copy_from_slice(d);
+                        }
+                    }
+                },
+            ));
+        }
+        v.push(ManySubject::new(
+            $algo,
+            format!("one by one {}", detected.name()),
+            true,
+            move |inputs: &[&[u8]], outs: &mut [[u8; MAX_OUT]]| {
+                for (i, o) in inputs.iter().zip(outs.iter_mut()) {
+                    o[..$n].copy_from_slice(&<$ty>::digest_with_backend(detected, i));
+                }
+            },
+        ));
+        v
+    }};
+}
+
+#[allow(unused_macros)]
+macro_rules! xof_many {
+    ($algo:expr, $ty:ty, $backend:ty, $n:literal) => {{
+        let detected = <$backend>::detect();
+        let mut v = Vec::new();
+        for b in <$backend>::available() {
+            v.push(ManySubject::new(
+                $algo,
+                format!("digest_xof_many {}", b.name()),
+                false,
+                move |inputs: &[&[u8]], outs: &mut [[u8; MAX_OUT]]| {
+                    for (ins, outs) in inputs.chunks(64).zip(outs.chunks_mut(64)) {
+                        let mut slots: [&mut [u8]; 64] = std::array::from_fn(|_| &mut [][..]);
+                        let n = outs.len();
+                        for (slot, o) in slots.iter_mut().zip(outs.iter_mut()) {
+                            *slot = &mut o[..$n];
+                        }
+                        <$ty>::digest_xof_many_with_backend(b, ins, &mut slots[..n]);
+                    }
+                },
+            ));
+        }
+        v.push(ManySubject::new(
+            $algo,
+            format!("one by one {}", detected.name()),
+            true,
+            move |inputs: &[&[u8]], outs: &mut [[u8; MAX_OUT]]| {
+                for (i, o) in inputs.iter().zip(outs.iter_mut()) {
+                    <$ty>::digest_xof_with_backend(detected, i, &mut o[..$n]);
+                }
+            },
+        ));
+        v
+    }};
+}
+
+/// Our subjects for `algo`, one per backend this CPU supports, best first;
+/// empty if the crate is not in this build.
+pub fn ours(algo: &'static Algo) -> Vec<Subject> {
+    match algo.id {
+        #[cfg(feature = "md5")]
+        "md5" => fixed_subjects!(algo, md5::Md5, md5::Backend),
+        #[cfg(feature = "sha1")]
+        "sha1" => fixed_subjects!(algo, sha1::Sha1, sha1::Backend),
+        #[cfg(feature = "sha256")]
+        "sha224" => fixed_subjects!(algo, sha256::Sha224, sha256::Backend),
+        #[cfg(feature = "sha256")]
+        "sha256" => fixed_subjects!(algo, sha256::Sha256, sha256::Backend),
+        #[cfg(feature = "sha512")]
+        "sha384" => fixed_subjects!(algo, sha512::Sha384, sha512::Backend),
+        #[cfg(feature = "sha512")]
+        "sha512" => fixed_subjects!(algo, sha512::Sha512, sha512::Backend),
+        #[cfg(feature = "sha512")]
+        "sha512-224" => fixed_subjects!(algo, sha512::Sha512_224, sha512::Backend),
+        #[cfg(feature = "sha512")]
+        "sha512-256" => fixed_subjects!(algo, sha512::Sha512_256, sha512::Backend),
+        #[cfg(feature = "sha3")]
+        "sha3-224" => fixed_subjects!(algo, sha3::Sha3_224, sha3::Backend),
+        #[cfg(feature = "sha3")]
+        "sha3-256" => fixed_subjects!(algo, sha3::Sha3_256, sha3::Backend),
+        #[cfg(feature = "sha3")]
+        "sha3-384" => fixed_subjects!(algo, sha3::Sha3_384, sha3::Backend),
+        #[cfg(feature = "sha3")]
+        "sha3-512" => fixed_subjects!(algo, sha3::Sha3_512, sha3::Backend),
+        #[cfg(feature = "sha3")]
+        "keccak256" => fixed_subjects!(algo, sha3::Keccak256, sha3::Backend),
+        #[cfg(feature = "sha3")]
+        "shake128" => xof_subjects!(algo, sha3::Shake128, sha3::Backend),
+        #[cfg(feature = "sha3")]
+        "shake256" => xof_subjects!(algo, sha3::Shake256, sha3::Backend),
+        _ => Vec::new(),
+    }
+}
+
+/// Our batch subjects for `algo`: `digest_many` (or `digest_xof_many`) per
+/// backend this CPU supports, then the one-by-one baseline with the detected
+/// backend; empty if the crate is not in this build.
+pub fn ours_many(algo: &'static Algo) -> Vec<ManySubject> {
+    match algo.id {
+        #[cfg(feature = "md5")]
+        "md5" => fixed_many!(algo, md5::Md5, md5::Backend, 16),
+        #[cfg(feature = "sha1")]
+        "sha1" => fixed_many!(algo, sha1::Sha1, sha1::Backend, 20),
+        #[cfg(feature = "sha256")]
+        "sha224" => fixed_many!(algo, sha256::Sha224, sha256::Backend, 28),
+        #[cfg(feature = "sha256")]
+        "sha256" => fixed_many!(algo, sha256::Sha256, sha256::Backend, 32),
+        #[cfg(feature = "sha512")]
+        "sha384" => fixed_many!(algo, sha512::Sha384, sha512::Backend, 48),
+        #[cfg(feature = "sha512")]
+        "sha512" => fixed_many!(algo, sha512::Sha512, sha512::Backend, 64),
+        #[cfg(feature = "sha512")]
+        "sha512-224" => fixed_many!(algo, sha512::Sha512_224, sha512::Backend, 28),
+        #[cfg(feature = "sha512")]
+        "sha512-256" => fixed_many!(algo, sha512::Sha512_256, sha512::Backend, 32),
+        #[cfg(feature = "sha3")]
+        "sha3-224" => fixed_many!(algo, sha3::Sha3_224, sha3::Backend, 28),
+        #[cfg(feature = "sha3")]
+        "sha3-256" => fixed_many!(algo, sha3::Sha3_256, sha3::Backend, 32),
+        #[cfg(feature = "sha3")]
+        "sha3-384" => fixed_many!(algo, sha3::Sha3_384, sha3::Backend, 48),
+        #[cfg(feature = "sha3")]
+        "sha3-512" => fixed_many!(algo, sha3::Sha3_512, sha3::Backend, 64),
+        #[cfg(feature = "sha3")]
+        "keccak256" => fixed_many!(algo, sha3::Keccak256, sha3::Backend, 32),
+        #[cfg(feature = "sha3")]
+        "shake128" => xof_many!(algo, sha3::Shake128, sha3::Backend, 32),
+        #[cfg(feature = "sha3")]
+        "shake256" => xof_many!(algo, sha3::Shake256, sha3::Backend, 64),
+        _ => Vec::new(),
+    }
+}
+
+/// A deterministic message of `len` bytes (a simple LCG), the same in every
+/// program, so that all subjects hash the same bytes.
+pub fn message(len: usize, seed: u64) -> Vec<u8> {
+    let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+    (0..len)
+        .map(|_| {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (x >> 56) as u8
+        })
+        .collect()
+}
+
+/// `16 B`, `1 KiB`, `1 MiB`.
+pub fn size_label(bytes: usize) -> String {
+    if bytes >= 1 << 20 && bytes.is_multiple_of(1 << 20) {
+        format!("{} MiB", bytes >> 20)
+    } else if bytes >= 1 << 10 && bytes.is_multiple_of(1 << 10) {
+        format!("{} KiB", bytes >> 10)
+    } else {
+        format!("{bytes} B")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn algo_ids_are_unique_and_found() {
+        for a in ALGOS {
+            assert_eq!(find_algo(a.id), Some(a));
+            assert!(a.out_len <= MAX_OUT);
+        }
+        assert_eq!(find_algo("sha-256"), None);
+    }
+
+    #[test]
+    fn size_labels() {
+        assert_eq!(size_label(16), "16 B");
+        assert_eq!(size_label(1000), "1000 B");
+        assert_eq!(size_label(8192), "8 KiB");
+        assert_eq!(size_label(1 << 20), "1 MiB");
+    }
+
+    /// Every backend of every built crate agrees with the others, one-shot
+    /// and in batches, on messages around the block sizes.
+    #[test]
+    fn subjects_agree() {
+        let lens = [0usize, 1, 55, 56, 64, 127, 128, 135, 136, 168, 1000];
+        let msgs: Vec<Vec<u8>> = lens.iter().map(|&n| message(n, n as u64)).collect();
+        let refs: Vec<&[u8]> = msgs.iter().map(Vec::as_slice).collect();
+        for algo in ALGOS {
+            let subjects = ours(algo);
+            if !crates_built().contains(&algo.crate_name) {
+                assert!(subjects.is_empty());
+                continue;
+            }
+            assert!(!subjects.is_empty(), "{}", algo.id);
+            assert_eq!(subjects.iter().filter(|s| s.detected).count(), 1, "{}", algo.id);
+            let expected: Vec<Vec<u8>> = msgs.iter().map(|m| subjects[0].digest(m)).collect();
+            for s in &subjects {
+                for (m, e) in msgs.iter().zip(&expected) {
+                    assert_eq!(&s.digest(m), e, "{} {} at {} bytes", algo.id, s.label(), m.len());
+                }
+            }
+            for many in ours_many(algo) {
+                assert_eq!(many.digests(&refs), expected, "{} {}", algo.id, many.label);
+            }
+        }
+    }
+}
