@@ -398,7 +398,7 @@ fn generate_section(target: &Target, name: &str, source: Source, dir: &Path) -> 
         Source::XofMsg(file) => {
             let rsp = Rsp::read(dir, file)?;
             let bits = rsp.param_number("Outputlen")?;
-            if bits % 8 != 0 {
+            if !bits.is_multiple_of(8) {
                 return Err(format!("{file}: Outputlen {bits} is not a whole number of bytes"));
             }
             let mut section = Section::new(name, file.to_string(), &format!("{file}; every output is Outputlen bits."));
@@ -426,7 +426,7 @@ fn generate_section(target: &Target, name: &str, source: Source, dir: &Path) -> 
             let mut section = Section::new(name, file.to_string(), &format!("{file}: Outputlen bits of output."));
             for record in &rsp.records {
                 let bits = record.number("Outputlen")?;
-                if bits % 8 != 0 || input_bits % 8 != 0 {
+                if !bits.is_multiple_of(8) || !input_bits.is_multiple_of(8) {
                     section.skipped += 1;
                     continue;
                 }
@@ -480,7 +480,7 @@ fn generate_section(target: &Target, name: &str, source: Source, dir: &Path) -> 
             let rsp = Rsp::read(dir, file)?;
             let min_bits = rsp.param_number("Minimum Output Length (bits)")?;
             let max_bits = rsp.param_number("Maximum Output Length (bits)")?;
-            if min_bits % 8 != 0 || max_bits % 8 != 0 || min_bits == 0 || min_bits > max_bits {
+            if !min_bits.is_multiple_of(8) || !max_bits.is_multiple_of(8) || min_bits == 0 || min_bits > max_bits {
                 return Err(format!("{file}: unusable output length range {min_bits}..={max_bits} bits"));
             }
             let comment = format!(
@@ -506,7 +506,7 @@ fn generate_section(target: &Target, name: &str, source: Source, dir: &Path) -> 
                 check_count(record, section.records)?;
                 let bits = record.number("Outputlen")?;
                 let output = record.hex("Output")?;
-                if bits % 8 != 0 || output.len() * 8 != bits || !(min..=max).contains(&output.len()) {
+                if !bits.is_multiple_of(8) || output.len() * 8 != bits || !(min..=max).contains(&output.len()) {
                     return Err(format!("{}: Output is not Outputlen = {bits} bits within the range", record.at()));
                 }
                 section.record(&[

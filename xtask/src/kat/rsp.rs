@@ -113,7 +113,7 @@ impl Record {
     /// whole number of bytes (a bit-oriented record).
     pub(crate) fn message(&self, len_key: &str) -> Result<Option<Vec<u8>>, String> {
         let bits = self.number(len_key)?;
-        if bits % 8 != 0 {
+        if !bits.is_multiple_of(8) {
             return Ok(None);
         }
         let mut msg = self.hex("Msg")?;
@@ -146,7 +146,7 @@ pub(crate) fn to_hex(bytes: &[u8]) -> String {
 /// Decode hex (either case); `None` if malformed.
 pub(crate) fn from_hex(text: &str) -> Option<Vec<u8>> {
     let text = text.as_bytes();
-    if text.len() % 2 != 0 {
+    if !text.len().is_multiple_of(2) {
         return None;
     }
     let digit = |c: u8| (c as char).to_digit(16).map(|d| d as u8);
