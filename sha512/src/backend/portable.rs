@@ -1,0 +1,147 @@
+//! Portable SHA-512 compression (FIPS 180-4 §6.4.2) in safe Rust.
+//!
+//! The 80 rounds are fully unrolled; instead of shifting the eight working
+//! variables each round, every round names them in rotated order. The
+//! message schedule lives in a 16-word ring that is extended in place
+//! (W[t] for t >= 16 overwrites W[t-16]).
+#![forbid(unsafe_code)]
+
+use hash_core::Block;
+use hash_core::typenum::U128;
+
+use crate::consts::K;
+
+/// Σ0 (FIPS 180-4 §4.1.3, (4.10)).
+#[inline(always)]
+pub(crate) fn big_sigma0(x: u64) -> u64 {
+    x.rotate_right(28) ^ x.rotate_right(34) ^ x.rotate_right(39)
+}
+
+/// Σ1 (4.11).
+#[inline(always)]
+pub(crate) fn big_sigma1(x: u64) -> u64 {
+    x.rotate_right(14) ^ x.rotate_right(18) ^ x.rotate_right(41)
+}
+
+/// σ0 (4.12).
+#[inline(always)]
+fn small_sigma0(x: u64) -> u64 {
+    x.rotate_right(1) ^ x.rotate_right(8) ^ (x >> 7)
+}
+
+/// σ1 (4.13).
+#[inline(always)]
+fn small_sigma1(x: u64) -> u64 {
+    x.rotate_right(19) ^ x.rotate_right(61) ^ (x >> 6)
+}
+
+/// Ch(x, y, z) = (x ∧ y) ⊕ (¬x ∧ z) (4.8). The two terms have no bit in
+/// common, so the ⊕ is also a `+`, which lets the caller fold both terms
+/// into the sum T1 independently.
+#[inline(always)]
+pub(crate) fn ch(x: u64, y: u64, z: u64) -> u64 {
+    (x & y).wrapping_add(!x & z)
+}
+
+/// Maj(x, y, z) (4.9), as y ⊕ ((x ⊕ y) ∧ (y ⊕ z)). In the unrolled rounds
+/// this round's x ⊕ y is the next round's y ⊕ z, which the compiler reuses.
+#[inline(always)]
+pub(crate) fn maj(x: u64, y: u64, z: u64) -> u64 {
+    y ^ ((x ^ y) & (y ^ z))
+}
+
+/// Compress each block in turn.
+pub(crate) fn compress(state: &mut [u64; 8], blocks: &[Block<U128>]) {
+    for block in blocks {
+        compress_block(state, block);
+    }
+}
+
+#[inline(always)]
+fn compress_block(state: &mut [u64; 8], block: &Block<U128>) {
+    // Step 1, t = 0..15: W[t] = M[t], big-endian 64-bit words.
+    let mut w = [0u64; 16];
+    for (word, bytes) in w.iter_mut().zip(block.chunks_exact(8)) {
+        let mut b = [0u8; 8];
+        b.copy_from_slice(bytes);
+        *word = u64::from_be_bytes(b);
+    }
+
+    // Step 2: the working variables.
+    let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = *state;
+
+    // Step 3: one round, with the variables passed in rotated order so
+    // that nothing is moved: T1 lands in d (the next e) and h becomes the
+    // next a. T1 = h + Σ1(e) + Ch(e, f, g) + K[t] + W[t]; T2 = Σ0(a) + Maj(a, b, c).
+    macro_rules! round {
+        ($a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident, $t:expr) => {
+            let t1 = $h
+                .wrapping_add(K[$t])
+                .wrapping_add(w[$t & 15])
+                .wrapping_add(ch($e, $f, $g))
+                .wrapping_add(big_sigma1($e));
+            $d = $d.wrapping_add(t1);
+            $h = t1.wrapping_add(maj($a, $b, $c)).wrapping_add(big_sigma0($a));
+        };
+    }
+
+    // W[t] = σ1(W[t-2]) + W[t-7] + σ0(W[t-15]) + W[t-16] (6.4.2 step 1).
+    macro_rules! schedule {
+        ($t:expr) => {
+            w[$t & 15] = small_sigma1(w[($t - 2) & 15])
+                .wrapping_add(w[($t - 7) & 15])
+                .wrapping_add(small_sigma0(w[($t - 15) & 15]))
+                .wrapping_add(w[$t & 15]);
+        };
+    }
+
+    macro_rules! eight_rounds {
+        ($t:expr) => {
+            round!(a, b, c, d, e, f, g, h, $t);
+            round!(h, a, b, c, d, e, f, g, $t + 1);
+            round!(g, h, a, b, c, d, e, f, $t + 2);
+            round!(f, g, h, a, b, c, d, e, $t + 3);
+            round!(e, f, g, h, a, b, c, d, $t + 4);
+            round!(d, e, f, g, h, a, b, c, $t + 5);
+            round!(c, d, e, f, g, h, a, b, $t + 6);
+            round!(b, c, d, e, f, g, h, a, $t + 7);
+        };
+    }
+
+    macro_rules! eight_rounds_scheduled {
+        ($t:expr) => {
+            schedule!($t);
+            round!(a, b, c, d, e, f, g, h, $t);
+            schedule!($t + 1);
+            round!(h, a, b, c, d, e, f, g, $t + 1);
+            schedule!($t + 2);
+            round!(g, h, a, b, c, d, e, f, $t + 2);
+            schedule!($t + 3);
+            round!(f, g, h, a, b, c, d, e, $t + 3);
+            schedule!($t + 4);
+            round!(e, f, g, h, a, b, c, d, $t + 4);
+            schedule!($t + 5);
+            round!(d, e, f, g, h, a, b, c, $t + 5);
+            schedule!($t + 6);
+            round!(c, d, e, f, g, h, a, b, $t + 6);
+            schedule!($t + 7);
+            round!(b, c, d, e, f, g, h, a, $t + 7);
+        };
+    }
+
+    eight_rounds!(0);
+    eight_rounds!(8);
+    eight_rounds_scheduled!(16);
+    eight_rounds_scheduled!(24);
+    eight_rounds_scheduled!(32);
+    eight_rounds_scheduled!(40);
+    eight_rounds_scheduled!(48);
+    eight_rounds_scheduled!(56);
+    eight_rounds_scheduled!(64);
+    eight_rounds_scheduled!(72);
+
+    // Step 4: the intermediate hash value.
+    for (s, v) in state.iter_mut().zip([a, b, c, d, e, f, g, h]) {
+        *s = s.wrapping_add(v);
+    }
+}
