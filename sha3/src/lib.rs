@@ -1,2 +1,202 @@
-//! Work in progress.
+//! SHA-3 (SHA3-224, SHA3-256, SHA3-384, SHA3-512), the SHAKE128 and
+//! SHAKE256 extendable-output functions (FIPS 202), and the original Keccak
+//! submission's Keccak-256 (as used by Ethereum), with the Keccak-f\[1600\]
+//! backend chosen once at run time from the CPU's features.
+//!
+//! ```
+//! use sha3::{Keccak256, Sha3_256, Sha3_512, Shake128};
+//! use hex_literal::hex;
+//!
+//! // One-shot.
+//! assert_eq!(
+//!     Sha3_256::digest(b"abc"),
+//!     hex!("3a985da74fe225b2045c172d6bd390bd855f086e3e9d525b46bfe24511431532"),
+//! );
+//! assert_eq!(
+//!     Keccak256::digest(b""),
+//!     hex!("c5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470"),
+//! );
+//!
+//! // Streaming, in pieces of any size.
+//! let mut h = Sha3_512::new();
+//! h.update(b"a");
+//! h.update(b"bc");
+//! assert_eq!(h.finalize(), Sha3_512::digest(b"abc"));
+//!
+//! // An XOF: absorb, then read as much output as wanted, in any pieces.
+//! let mut x = Shake128::new();
+//! x.update(b"abc");
+//! let mut reader = x.finalize_xof();
+//! let (mut first, mut rest) = ([0u8; 5], [0u8; 27]);
+//! reader.read(&mut first);
+//! reader.read(&mut rest);
+//! let mut whole = [0u8; 32];
+//! Shake128::digest_xof(b"abc", &mut whole);
+//! assert_eq!(whole, hex!("5881092dd818bf5cf8a3ddb793fbcba74097d5c526a6d35f97b83351940f2cc8"));
+//! assert_eq!((&whole[..5], &whole[5..]), (&first[..], &rest[..]));
+//!
+//! // Many messages at once (four Keccak states per AVX2 register where the
+//! // CPU has AVX2).
+//! let inputs: [&[u8]; 3] = [b"", b"abc", &[0xa3; 200]];
+//! let mut outputs = [[0u8; 32]; 3];
+//! Sha3_256::digest_many(&inputs, &mut outputs);
+//! assert_eq!(outputs[1], Sha3_256::digest(b"abc"));
+//!
+//! // List the backends this CPU supports and hash with each.
+//! for backend in sha3::Backend::available() {
+//!     let mut h = Sha3_256::with_backend(backend);
+//!     h.update(b"abc");
+//!     assert_eq!(h.finalize(), Sha3_256::digest(b"abc"), "{}", backend.name());
+//! }
+//! ```
 #![no_std]
+#![warn(missing_docs)]
+
+mod backend;
+mod consts;
+
+pub use backend::Backend;
+pub use hash_core::UnsupportedBackend;
+
+/// SHA3-224 hasher (FIPS 202 §6.1), 28-byte digest.
+pub type Sha3_224 = hash_core::Hasher<algorithm::Sha3_224>;
+/// SHA3-256 hasher (FIPS 202 §6.1), 32-byte digest.
+pub type Sha3_256 = hash_core::Hasher<algorithm::Sha3_256>;
+/// SHA3-384 hasher (FIPS 202 §6.1), 48-byte digest.
+pub type Sha3_384 = hash_core::Hasher<algorithm::Sha3_384>;
+/// SHA3-512 hasher (FIPS 202 §6.1), 64-byte digest.
+pub type Sha3_512 = hash_core::Hasher<algorithm::Sha3_512>;
+/// Keccak-256 hasher: the Keccak submission's padding (no SHA-3 domain
+/// bits), capacity 512, 32-byte digest; the hash Ethereum calls `keccak256`.
+pub type Keccak256 = hash_core::Hasher<algorithm::Keccak256>;
+/// SHAKE128 extendable-output function (FIPS 202 §6.2).
+pub type Shake128 = hash_core::Xof<algorithm::Shake128>;
+/// SHAKE256 extendable-output function (FIPS 202 §6.2).
+pub type Shake256 = hash_core::Xof<algorithm::Shake256>;
+
+/// Types for code built on `digest`'s core API, such as `hmac::Hmac<D>`
+/// (see [`hash_core::CoreWrapper`]).
+#[cfg(feature = "digest")]
+pub mod compat {
+    /// SHA3-224 as a `digest::core_api::CoreWrapper`, for `hmac::Hmac<Sha3_224>`.
+    pub type Sha3_224 = hash_core::CoreWrapper<super::algorithm::Sha3_224>;
+    /// SHA3-256 as a `digest::core_api::CoreWrapper`, for `hmac::Hmac<Sha3_256>`.
+    pub type Sha3_256 = hash_core::CoreWrapper<super::algorithm::Sha3_256>;
+    /// SHA3-384 as a `digest::core_api::CoreWrapper`, for `hmac::Hmac<Sha3_384>`.
+    pub type Sha3_384 = hash_core::CoreWrapper<super::algorithm::Sha3_384>;
+    /// SHA3-512 as a `digest::core_api::CoreWrapper`, for `hmac::Hmac<Sha3_512>`.
+    pub type Sha3_512 = hash_core::CoreWrapper<super::algorithm::Sha3_512>;
+    /// Keccak-256 as a `digest::core_api::CoreWrapper`, for `hmac::Hmac<Keccak256>`.
+    pub type Keccak256 = hash_core::CoreWrapper<super::algorithm::Keccak256>;
+}
+
+/// The algorithm definitions behind the hashers: rate, padding, output
+/// length and the Keccak-f\[1600\] sponge, for `hash-core`.
+pub mod algorithm {
+    use hash_core::typenum::{U28, U32, U48, U64, U72, U104, U136, U144, U168};
+    use hash_core::{Algorithm, Block, FixedAlgorithm, Padding, XofAlgorithm};
+
+    use crate::{Backend, backend};
+
+    /// SHA3-224 (FIPS 202 §6.1): rate 1152 bits.
+    #[derive(Debug)]
+    pub struct Sha3_224;
+    /// SHA3-256 (FIPS 202 §6.1): rate 1088 bits.
+    #[derive(Debug)]
+    pub struct Sha3_256;
+    /// SHA3-384 (FIPS 202 §6.1): rate 832 bits.
+    #[derive(Debug)]
+    pub struct Sha3_384;
+    /// SHA3-512 (FIPS 202 §6.1): rate 576 bits.
+    #[derive(Debug)]
+    pub struct Sha3_512;
+    /// Keccak-256: Keccak\[c = 512\] with the submission's `pad10*1` and no
+    /// domain bits (first padding byte 0x01).
+    #[derive(Debug)]
+    pub struct Keccak256;
+    /// SHAKE128 (FIPS 202 §6.2): rate 1344 bits.
+    #[derive(Debug)]
+    pub struct Shake128;
+    /// SHAKE256 (FIPS 202 §6.2): rate 1088 bits.
+    #[derive(Debug)]
+    pub struct Shake256;
+
+    /// The sponge over Keccak-f\[1600\] (FIPS 202 §4) with rate `$rate`
+    /// bytes: the state starts at zero and absorbs rate-sized blocks.
+    macro_rules! sponge {
+        ($alg:ident, $name:literal, $rate:ty, $bytes:literal) => {
+            impl Algorithm for $alg {
+                const NAME: &'static str = $name;
+                type BlockSize = $rate;
+                type State = [u64; 25];
+                type Backend = Backend;
+                const INIT: [u64; 25] = [0; 25];
+
+                #[inline]
+                fn compress(backend: Backend, state: &mut [u64; 25], blocks: &[Block<$rate>]) {
+                    backend::absorb::<$bytes, Block<$rate>>(backend, state, blocks);
+                }
+            }
+        };
+    }
+
+    macro_rules! fixed {
+        ($alg:ident, $name:literal, $rate:ty, $bytes:literal, $domain:literal, $out:ty, $outlen:literal) => {
+            sponge!($alg, $name, $rate, $bytes);
+
+            impl FixedAlgorithm for $alg {
+                const PADDING: Padding = Padding::Keccak($domain);
+                type OutputSize = $out;
+                type Output = [u8; $outlen];
+
+                /// The digest is the first `d` bits of the state after
+                /// padding, lanes in little-endian byte order (FIPS 202 §4
+                /// Algorithm 8 steps 7-10, §B.1); every digest is shorter
+                /// than the rate, so one squeeze suffices.
+                #[inline]
+                fn output(state: &[u64; 25], out: &mut [u8; $outlen]) {
+                    for (bytes, lane) in out.chunks_mut(8).zip(state) {
+                        bytes.copy_from_slice(&lane.to_le_bytes()[..bytes.len()]);
+                    }
+                }
+
+                #[inline]
+                fn digest_many(backend: Backend, inputs: &[&[u8]], outputs: &mut [[u8; $outlen]]) {
+                    backend::digest_many::<Self>(backend, inputs, outputs);
+                }
+            }
+        };
+    }
+
+    macro_rules! xof {
+        ($alg:ident, $name:literal, $rate:ty, $bytes:literal) => {
+            sponge!($alg, $name, $rate, $bytes);
+
+            impl XofAlgorithm for $alg {
+                /// SHAKE's suffix `1111` followed by `pad10*1`'s first bit
+                /// (FIPS 202 §6.2, §B.2).
+                const DOMAIN: u8 = 0x1f;
+
+                #[inline]
+                fn permute(backend: Backend, state: &mut [u64; 25]) {
+                    backend::permute(backend, state);
+                }
+
+                #[inline]
+                fn digest_xof_many(backend: Backend, inputs: &[&[u8]], outputs: &mut [&mut [u8]]) {
+                    backend::digest_xof_many::<Self>(backend, inputs, outputs);
+                }
+            }
+        };
+    }
+
+    // SHA-3 appends the suffix `01` before `pad10*1` (FIPS 202 §6.1, §B.2):
+    // first padding byte 0x06.
+    fixed!(Sha3_224, "SHA3-224", U144, 144, 0x06, U28, 28);
+    fixed!(Sha3_256, "SHA3-256", U136, 136, 0x06, U32, 32);
+    fixed!(Sha3_384, "SHA3-384", U104, 104, 0x06, U48, 48);
+    fixed!(Sha3_512, "SHA3-512", U72, 72, 0x06, U64, 64);
+    fixed!(Keccak256, "Keccak-256", U136, 136, 0x01, U32, 32);
+    xof!(Shake128, "SHAKE128", U168, 168);
+    xof!(Shake256, "SHAKE256", U136, 136);
+}
