@@ -1,0 +1,351 @@
+//! `peers`: times our crates beside OpenSSL, `ring` and RustCrypto, and
+//! prints the results as tab-separated lines for `cargo xtask bench`, which
+//! turns them into `target/speed-report/`.
+//!
+//! Method: for each algorithm and message size, every implementation hashes
+//! the same message one-shot in a loop sized to take about `--round-ms`;
+//! this is repeated `--rounds` times, going round-robin over the
+//! implementations (each round starting one further along), and the median
+//! time per message is kept. Interleaving means a burst of load from
+//! another process slows every implementation alike, so the ratios stay
+//! meaningful on a busy machine. Before timing, every implementation's
+//! output is checked against ours; one that disagrees is left out and named.
+//!
+//! Output lines (stdout), fields separated by tabs:
+//!
+//! ```text
+//! cpu-features  <space-separated list>
+//! crate   <crate> <detected backend> <available, comma-separated> <unavailable: "name (needs ...)", "; "-separated>
+//! peer    <family> ok|absent <version or reason>
+//! note    <algorithm> <family> <text>
+//! plan    <number of measurements>
+//! progress <n> <text>
+//! single  <algorithm> <family> <variant> <detected 0|1> <bytes> <median ns> <min ns> <max ns> <rounds>
+//! many    <algorithm> <label> <baseline 0|1> <messages> <bytes each> <median ns> <min ns> <max ns> <rounds>
+//! done
+//! ```
+
+use std::io::Write;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use bench::{ALGOS, Algo, ManySubject, Subject, message};
+
+#[cfg(feature = "openssl")]
+mod openssl;
+mod peers;
+
+const USAGE: &str = "usage: peers [--algo A,B] [--size N,M] [--backend B,C] [--rounds N] [--round-ms MS]
+             [--many COUNTxBYTES,...|none] [--info]
+
+Normally run by `cargo xtask bench`, which builds this program, reads its
+tab-separated output and writes target/speed-report/.";
+
+struct Options {
+    algos: Vec<&'static Algo>,
+    sizes: Vec<usize>,
+    backends: Option<Vec<String>>,
+    rounds: usize,
+    round: Duration,
+    many: Vec<(usize, usize)>,
+    info_only: bool,
+}
+
+fn parse_list<T>(value: &str, what: &str, f: impl Fn(&str) -> Option<T>) -> Result<Vec<T>, String> {
+    value
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(|s| f(s).ok_or_else(|| format!("bad {what} `{s}`")))
+        .collect()
+}
+
+fn parse_args(args: &[String]) -> Result<Options, String> {
+    let mut o = Options {
+        algos: ALGOS.iter().filter(|a| a.default).collect(),
+        sizes: vec![16, 64, 256, 1024, 8192, 16384],
+        backends: None,
+        rounds: 7,
+        round: Duration::from_millis(20),
+        many: vec![(64, 64), (64, 1024), (64, 8192)],
+        info_only: false,
+    };
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        let mut value = || it.next().ok_or_else(|| format!("{arg} needs a value"));
+        match arg.as_str() {
+            "--algo" => {
+                let v = value()?;
+                o.algos =
+                    if v == "all" { ALGOS.iter().collect() } else { parse_list(v, "algorithm", bench::find_algo)? };
+            }
+            "--size" => o.sizes = parse_list(value()?, "size", |s| s.parse().ok().filter(|&n| n > 0))?,
+            "--backend" => o.backends = Some(parse_list(value()?, "backend", |s| Some(s.to_string()))?),
+            "--rounds" => o.rounds = value()?.parse().ok().filter(|&n| n > 0).ok_or("bad --rounds")?,
+            "--round-ms" => {
+                o.round = Duration::from_millis(value()?.parse().ok().filter(|&n| n > 0).ok_or("bad --round-ms")?)
+            }
+            "--many" => {
+                let v = value()?;
+                o.many = if v == "none" {
+                    Vec::new()
+                } else {
+                    parse_list(v, "batch shape", |s| {
+                        let (n, b) = s.split_once('x')?;
+                        Some((n.parse().ok().filter(|&n| n > 0)?, b.parse().ok()?))
+                    })?
+                };
+            }
+            "--info" => o.info_only = true,
+            "-h" | "--help" => return Err(String::new()),
+            other => return Err(format!("unknown option `{other}`")),
+        }
+    }
+    if o.algos.is_empty() || o.sizes.is_empty() {
+        return Err("nothing to measure".into());
+    }
+    Ok(o)
+}
+
+/// Print one output line (fields joined by tabs).
+macro_rules! emit {
+    ($($field:expr),+ $(,)?) => {{
+        let fields: Vec<String> = vec![$($field.to_string()),+];
+        let mut out = std::io::stdout().lock();
+        let _ = writeln!(out, "{}", fields.join("\t"));
+        let _ = out.flush();
+    }};
+}
+
+fn cpu_features() -> Vec<&'static str> {
+    let mut v = Vec::new();
+    #[cfg(target_arch = "x86_64")]
+    {
+        macro_rules! probe {
+            ($($f:tt),+) => {$(
+                if std::is_x86_feature_detected!($f) {
+                    v.push($f);
+                }
+            )+};
+        }
+        probe!("sse2", "ssse3", "sse4.1", "avx", "avx2", "bmi1", "bmi2", "sha", "avx512f", "avx512vl", "avx512bw");
+    }
+    #[cfg(target_arch = "aarch64")]
+    {
+        macro_rules! probe {
+            ($($f:tt),+) => {$(
+                if std::arch::is_aarch64_feature_detected!($f) {
+                    v.push($f);
+                }
+            )+};
+        }
+        probe!("neon", "sha2", "sha3");
+    }
+    v
+}
+
+/// Iterations of `f` that take about `target`; the calls double as warm-up.
+fn calibrate(f: &dyn Fn(u64) -> u8, target: Duration) -> u64 {
+    let mut iters = 1u64;
+    loop {
+        let start = Instant::now();
+        std::hint::black_box(f(iters));
+        let took = start.elapsed();
+        if took >= target / 8 || iters >= 1 << 40 {
+            let scaled = iters as f64 * target.as_secs_f64() / took.as_secs_f64().max(1e-9);
+            return (scaled as u64).max(1);
+        }
+        iters = if took < target / 100 { iters * 10 } else { iters * 2 };
+    }
+}
+
+/// Median, min and max of `samples` (nanoseconds per operation).
+fn stats(samples: &mut [f64]) -> (f64, f64, f64) {
+    samples.sort_by(f64::total_cmp);
+    let n = samples.len();
+    let median = if n % 2 == 1 { samples[n / 2] } else { (samples[n / 2 - 1] + samples[n / 2]) / 2.0 };
+    (median, samples[0], samples[n - 1])
+}
+
+/// Time every closure of `runs` for `rounds` rounds, round-robin, each
+/// round starting one implementation further along; nanoseconds per call.
+fn interleaved(runs: &[&dyn Fn(u64) -> u8], rounds: usize, round: Duration) -> Vec<(f64, f64, f64)> {
+    let iters: Vec<u64> = runs.iter().map(|f| calibrate(*f, round)).collect();
+    let mut samples = vec![Vec::with_capacity(rounds); runs.len()];
+    for r in 0..rounds {
+        for k in 0..runs.len() {
+            let i = (k + r) % runs.len();
+            let start = Instant::now();
+            std::hint::black_box(runs[i](iters[i]));
+            samples[i].push(start.elapsed().as_secs_f64() * 1e9 / iters[i] as f64);
+        }
+    }
+    samples.iter_mut().map(|s| stats(s)).collect()
+}
+
+/// Keep the subjects whose output equals the first one's on messages around
+/// the block sizes; name the others.
+fn verified(algo: &Algo, subjects: Vec<Subject>) -> Vec<Subject> {
+    let lens = [0usize, 1, 55, 64, 111, 136, 200, 1000, 5000];
+    let msgs: Vec<Vec<u8>> = lens.iter().map(|&n| message(n, 7 + n as u64)).collect();
+    let Some(reference) = subjects.first() else { return subjects };
+    let expected: Vec<Vec<u8>> = msgs.iter().map(|m| reference.digest(m)).collect();
+    let reference_label = reference.label();
+    subjects
+        .into_iter()
+        .filter(|s| {
+            let bad = msgs.iter().zip(&expected).find(|(m, e)| &s.digest(m) != *e);
+            if let Some((m, _)) = bad {
+                emit!(
+                    "note",
+                    algo.id,
+                    s.label(),
+                    format!("left out: its output differs from {reference_label}'s for a {}-byte message", m.len())
+                );
+            }
+            bad.is_none()
+        })
+        .collect()
+}
+
+fn keep_backend(backends: &Option<Vec<String>>, name: &str) -> bool {
+    backends.as_ref().is_none_or(|list| list.iter().any(|b| b == name))
+}
+
+fn run(o: &Options) -> Result<(), String> {
+    emit!("cpu-features", cpu_features().join(" "));
+    let crates = bench::crate_backends();
+    for c in &crates {
+        let unavailable: Vec<String> = c.unavailable.iter().map(|(n, why)| format!("{n} ({why})")).collect();
+        emit!("crate", c.crate_name, c.detected, c.available.join(","), unavailable.join("; "));
+    }
+    if let Some(list) = &o.backends {
+        let known: Vec<&str> = crates
+            .iter()
+            .flat_map(|c| c.available.iter().chain(c.unavailable.iter().map(|(n, _)| n)))
+            .copied()
+            .collect();
+        for b in list {
+            if !known.contains(&b.as_str()) {
+                let mut known = known.clone();
+                known.sort_unstable();
+                known.dedup();
+                return Err(format!("unknown backend `{b}`; our crates have: {}", known.join(", ")));
+            }
+        }
+    }
+    let peers = peers::Peers::load();
+    for s in peers.statuses() {
+        match s.state {
+            Ok(what) => emit!("peer", s.family, "ok", what),
+            Err(why) => emit!("peer", s.family, "absent", why),
+        }
+    }
+    if o.info_only {
+        emit!("done");
+        return Ok(());
+    }
+
+    // Assemble and check every subject first, so a failure shows at once.
+    let mut plan: Vec<(&'static Algo, Vec<Subject>, Vec<ManySubject>)> = Vec::new();
+    for &algo in &o.algos {
+        let ours: Vec<Subject> =
+            bench::ours(algo).into_iter().filter(|s| keep_backend(&o.backends, &s.variant)).collect();
+        if !bench::crates_built().contains(&algo.crate_name) {
+            emit!("note", algo.id, "ours", format!("our crate `{}` is not in this build", algo.crate_name));
+        }
+        let (theirs, notes) = peers.subjects(algo);
+        for (family, why) in notes {
+            emit!("note", algo.id, family, why);
+        }
+        let subjects = verified(algo, ours.into_iter().chain(theirs).collect());
+        let many = if o.many.is_empty() {
+            Vec::new()
+        } else {
+            let many: Vec<ManySubject> = bench::ours_many(algo)
+                .into_iter()
+                .filter(|m| m.baseline || keep_backend(&o.backends, m.label.rsplit(' ').next().unwrap_or("")))
+                .collect();
+            let msgs: Vec<Vec<u8>> = (0..37).map(|i| message(i * 29, i as u64)).collect();
+            let refs: Vec<&[u8]> = msgs.iter().map(Vec::as_slice).collect();
+            let expected = many.iter().find(|m| m.baseline).map(|m| m.digests(&refs));
+            many.into_iter()
+                .filter(|m| {
+                    let ok = Some(m.digests(&refs)) == expected;
+                    if !ok {
+                        emit!("note", algo.id, &m.label, "left out: its digests differ from one-by-one hashing");
+                    }
+                    ok
+                })
+                .collect()
+        };
+        plan.push((algo, subjects, many));
+    }
+    let total: usize = plan
+        .iter()
+        .map(|(_, s, m)| o.sizes.len() * usize::from(!s.is_empty()) + o.many.len() * usize::from(!m.is_empty()))
+        .sum();
+    emit!("plan", total);
+
+    let mut n = 0;
+    for (algo, subjects, _) in &plan {
+        if subjects.is_empty() {
+            continue;
+        }
+        for &size in &o.sizes {
+            n += 1;
+            emit!(
+                "progress",
+                n,
+                format!("{} at {}: {} implementations", algo.name, bench::size_label(size), subjects.len())
+            );
+            let data = message(size, size as u64);
+            let runs: Vec<Box<dyn Fn(u64) -> u8 + '_>> =
+                subjects.iter().map(|s| Box::new(|iters| s.run(&data, iters)) as Box<dyn Fn(u64) -> u8>).collect();
+            let refs: Vec<&dyn Fn(u64) -> u8> = runs.iter().map(|b| b.as_ref()).collect();
+            for (s, (median, min, max)) in subjects.iter().zip(interleaved(&refs, o.rounds, o.round)) {
+                let variant = if s.variant.is_empty() { "-" } else { s.variant.as_str() };
+                emit!("single", algo.id, s.family, variant, u8::from(s.detected), size, median, min, max, o.rounds);
+            }
+        }
+    }
+    for (algo, _, many) in &plan {
+        if many.is_empty() {
+            continue;
+        }
+        for &(count, size) in &o.many {
+            n += 1;
+            emit!(
+                "progress",
+                n,
+                format!("{} batches of {count} x {}: {} ways", algo.name, bench::size_label(size), many.len())
+            );
+            let msgs: Vec<Vec<u8>> = (0..count).map(|i| message(size, i as u64)).collect();
+            let inputs: Vec<&[u8]> = msgs.iter().map(Vec::as_slice).collect();
+            let runs: Vec<Box<dyn Fn(u64) -> u8 + '_>> =
+                many.iter().map(|m| Box::new(|iters| m.run(&inputs, iters)) as Box<dyn Fn(u64) -> u8>).collect();
+            let refs: Vec<&dyn Fn(u64) -> u8> = runs.iter().map(|b| b.as_ref()).collect();
+            for (m, (median, min, max)) in many.iter().zip(interleaved(&refs, o.rounds, o.round)) {
+                emit!("many", algo.id, &m.label, u8::from(m.baseline), count, size, median, min, max, o.rounds);
+            }
+        }
+    }
+    emit!("done");
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = parse_args(&args).and_then(|o| run(&o));
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.is_empty() => {
+            println!("{USAGE}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {e}\n\n{USAGE}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,157 @@
+//! The peers: RustCrypto's two lines, `ring` and OpenSSL, as [`Subject`]s.
+#![forbid(unsafe_code)]
+
+use bench::{Algo, Subject};
+
+/// A peer family and whether it can run here.
+pub(crate) struct Status {
+    pub(crate) family: &'static str,
+    /// `Ok(description)` or `Err(why not)`.
+    pub(crate) state: Result<String, String>,
+}
+
+/// The peers of this build.
+pub(crate) struct Peers {
+    #[cfg(feature = "openssl")]
+    openssl: Result<&'static crate::openssl::Api, String>,
+}
+
+pub(crate) const RC_OLD: &str = "rustcrypto-0.10";
+pub(crate) const RC_NEW: &str = "rustcrypto-latest";
+
+impl Peers {
+    pub(crate) fn load() -> Self {
+        Peers {
+            #[cfg(feature = "openssl")]
+            openssl: crate::openssl::load(),
+        }
+    }
+
+    /// One line per peer family: what it is, or why it is absent.
+    pub(crate) fn statuses(&self) -> Vec<Status> {
+        let built = |on: bool, what: &str| if on { Ok(what.to_string()) } else { Err("not in this build".to_string()) };
+        #[cfg(feature = "openssl")]
+        let openssl = self.openssl.as_ref().map(|api| format!("{} ({})", api.version, api.path)).map_err(Clone::clone);
+        #[cfg(not(feature = "openssl"))]
+        let openssl = Err("not in this build".to_string());
+        vec![
+            Status { family: "openssl", state: openssl },
+            Status { family: RC_OLD, state: built(cfg!(feature = "rustcrypto-0_10"), "sha2, sha1, md-5, sha3 0.10") },
+            Status {
+                family: RC_NEW,
+                state: built(cfg!(feature = "rustcrypto-new"), "sha2, sha1, md-5 0.11, sha3 0.12, shake 0.1"),
+            },
+            Status {
+                family: "ring",
+                state: built(cfg!(feature = "ring"), "ring 0.17 (SHA-1, SHA-256/384/512, SHA-512/256)"),
+            },
+        ]
+    }
+
+    /// Every peer implementation of `algo`, and notes on the peers that
+    /// could have one but do not (`(family, why)`).
+    pub(crate) fn subjects(&self, algo: &'static Algo) -> (Vec<Subject>, Vec<(&'static str, String)>) {
+        #[allow(unused_mut)]
+        let mut subjects = Vec::new();
+        #[allow(unused_mut)]
+        let mut notes = Vec::new();
+        #[cfg(feature = "openssl")]
+        if let Ok(api) = &self.openssl {
+            match crate::openssl::subject(api, algo) {
+                Ok(s) => subjects.push(s),
+                Err(e) => notes.push(("openssl", e)),
+            }
+        }
+        #[cfg(feature = "rustcrypto-0_10")]
+        subjects.extend(rustcrypto_0_10(algo));
+        #[cfg(feature = "rustcrypto-new")]
+        subjects.extend(rustcrypto_new(algo));
+        #[cfg(feature = "ring")]
+        subjects.extend(ring(algo));
+        let _ = &mut notes;
+        (subjects, notes)
+    }
+}
+
+/// `$krate::$ty::digest(data)` through the crate's own `Digest` trait.
+#[allow(unused_macros)]
+macro_rules! rc_fixed {
+    ($algo:expr, $family:expr, $krate:ident :: $ty:ident) => {
+        Subject::new($algo, $family, "", false, |data: &[u8], out: &mut [u8]| {
+            out.copy_from_slice(&<$krate::$ty as $krate::Digest>::digest(data))
+        })
+    };
+}
+
+/// SHAKE through the crate's `ExtendableOutput` (absorb, then read).
+#[allow(unused_macros)]
+macro_rules! rc_xof {
+    ($algo:expr, $family:expr, $krate:ident :: $ty:ident) => {
+        Subject::new($algo, $family, "", false, |data: &[u8], out: &mut [u8]| {
+            use $krate::digest::{ExtendableOutput, Update, XofReader};
+            let mut h = <$krate::$ty>::default();
+            h.update(data);
+            h.finalize_xof().read(out);
+        })
+    };
+}
+
+#[cfg(feature = "rustcrypto-0_10")]
+fn rustcrypto_0_10(algo: &'static Algo) -> Option<Subject> {
+    Some(match algo.id {
+        "md5" => rc_fixed!(algo, RC_OLD, md5_0_10::Md5),
+        "sha1" => rc_fixed!(algo, RC_OLD, sha1_0_10::Sha1),
+        "sha224" => rc_fixed!(algo, RC_OLD, sha2_0_10::Sha224),
+        "sha256" => rc_fixed!(algo, RC_OLD, sha2_0_10::Sha256),
+        "sha384" => rc_fixed!(algo, RC_OLD, sha2_0_10::Sha384),
+        "sha512" => rc_fixed!(algo, RC_OLD, sha2_0_10::Sha512),
+        "sha512-224" => rc_fixed!(algo, RC_OLD, sha2_0_10::Sha512_224),
+        "sha512-256" => rc_fixed!(algo, RC_OLD, sha2_0_10::Sha512_256),
+        "sha3-224" => rc_fixed!(algo, RC_OLD, sha3_0_10::Sha3_224),
+        "sha3-256" => rc_fixed!(algo, RC_OLD, sha3_0_10::Sha3_256),
+        "sha3-384" => rc_fixed!(algo, RC_OLD, sha3_0_10::Sha3_384),
+        "sha3-512" => rc_fixed!(algo, RC_OLD, sha3_0_10::Sha3_512),
+        "keccak256" => rc_fixed!(algo, RC_OLD, sha3_0_10::Keccak256),
+        "shake128" => rc_xof!(algo, RC_OLD, sha3_0_10::Shake128),
+        "shake256" => rc_xof!(algo, RC_OLD, sha3_0_10::Shake256),
+        _ => return None,
+    })
+}
+
+#[cfg(feature = "rustcrypto-new")]
+fn rustcrypto_new(algo: &'static Algo) -> Option<Subject> {
+    Some(match algo.id {
+        "md5" => rc_fixed!(algo, RC_NEW, md5_new::Md5),
+        "sha1" => rc_fixed!(algo, RC_NEW, sha1_new::Sha1),
+        "sha224" => rc_fixed!(algo, RC_NEW, sha2_new::Sha224),
+        "sha256" => rc_fixed!(algo, RC_NEW, sha2_new::Sha256),
+        "sha384" => rc_fixed!(algo, RC_NEW, sha2_new::Sha384),
+        "sha512" => rc_fixed!(algo, RC_NEW, sha2_new::Sha512),
+        "sha512-224" => rc_fixed!(algo, RC_NEW, sha2_new::Sha512_224),
+        "sha512-256" => rc_fixed!(algo, RC_NEW, sha2_new::Sha512_256),
+        "sha3-224" => rc_fixed!(algo, RC_NEW, sha3_new::Sha3_224),
+        "sha3-256" => rc_fixed!(algo, RC_NEW, sha3_new::Sha3_256),
+        "sha3-384" => rc_fixed!(algo, RC_NEW, sha3_new::Sha3_384),
+        "sha3-512" => rc_fixed!(algo, RC_NEW, sha3_new::Sha3_512),
+        "keccak256" => rc_fixed!(algo, RC_NEW, sha3_new::Keccak256),
+        "shake128" => rc_xof!(algo, RC_NEW, shake_new::Shake128),
+        "shake256" => rc_xof!(algo, RC_NEW, shake_new::Shake256),
+        _ => return None,
+    })
+}
+
+#[cfg(feature = "ring")]
+fn ring(algo: &'static Algo) -> Option<Subject> {
+    use ring::digest;
+    let alg: &'static digest::Algorithm = match algo.id {
+        "sha1" => &digest::SHA1_FOR_LEGACY_USE_ONLY,
+        "sha256" => &digest::SHA256,
+        "sha384" => &digest::SHA384,
+        "sha512" => &digest::SHA512,
+        "sha512-256" => &digest::SHA512_256,
+        _ => return None,
+    };
+    Some(Subject::new(algo, "ring", "", false, move |data: &[u8], out: &mut [u8]| {
+        out.copy_from_slice(digest::digest(alg, data).as_ref())
+    }))
+}
