@@ -7,6 +7,11 @@ use hash_core::{BackendKind, Block, DetectCache};
 use crate::algorithm::Sha1;
 
 mod portable;
+#[cfg(all(target_arch = "x86_64", feature = "shani"))]
+mod x86_shani;
+
+#[cfg(all(target_arch = "x86_64", feature = "shani"))]
+cpufeatures::new!(cpuid_shani, "sha", "sse2", "ssse3", "sse4.1");
 
 /// A SHA-1 compression backend.
 ///
@@ -18,6 +23,13 @@ mod portable;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Backend {
+    /// The x86 SHA extensions (`sha1rnds4` and friends: four rounds per
+    /// instruction). One message: one instruction stream. `digest_many`:
+    /// several messages with their instruction streams interleaved, which
+    /// keeps the SHA unit busy while each stream waits on its last round.
+    /// Needs x86-64 with `sha`, `sse2`, `ssse3`, `sse4.1`, and the `shani`
+    /// cargo feature (on by default).
+    ShaNi,
     /// Safe, fully unrolled Rust; runs everywhere. One message: scalar
     /// rounds. `digest_many`: the messages one after another.
     Portable,
@@ -26,16 +38,18 @@ pub enum Backend {
 static DETECTED: DetectCache = DetectCache::new();
 
 impl BackendKind for Backend {
-    const ALL: &'static [Backend] = &[Backend::Portable];
+    const ALL: &'static [Backend] = &[Backend::ShaNi, Backend::Portable];
 
     fn name(self) -> &'static str {
         match self {
+            Backend::ShaNi => "sha-ni",
             Backend::Portable => "portable",
         }
     }
 
     fn requires(self) -> &'static str {
         match self {
+            Backend::ShaNi => "x86-64 with sha, sse2, ssse3, sse4.1 and the `shani` cargo feature",
             Backend::Portable => "",
         }
     }
@@ -43,6 +57,10 @@ impl BackendKind for Backend {
     #[inline]
     fn is_supported(self) -> bool {
         match self {
+            #[cfg(all(target_arch = "x86_64", feature = "shani"))]
+            Backend::ShaNi => cpuid_shani::get(),
+            #[cfg(not(all(target_arch = "x86_64", feature = "shani")))]
+            Backend::ShaNi => false,
             Backend::Portable => true,
         }
     }
@@ -55,11 +73,40 @@ impl BackendKind for Backend {
 
 hash_core::backend_api!(Backend);
 
+/// The panic for a backend that reached dispatch without being supported
+/// (only possible through `Algorithm::compress` called directly).
+#[cold]
+#[inline(never)]
+#[track_caller]
+fn unsupported(backend: Backend) -> ! {
+    match backend.check() {
+        Err(e) => panic!("SHA-1: {e}"),
+        Ok(_) => panic!("SHA-1: the `{backend}` backend is not compiled into this build"),
+    }
+}
+
 /// Compress `blocks` into `state` with `backend` (FIPS 180-4 §6.1.2).
+///
+/// # Panics
+/// If this CPU does not support `backend`: this function is reachable from
+/// safe code with any backend value, so it checks before running code built
+/// for CPU features the CPU may lack.
 #[inline]
 pub(crate) fn compress(backend: Backend, state: &mut [u32; 5], blocks: &[Block<U64>]) {
     match backend {
+        #[cfg(all(target_arch = "x86_64", feature = "shani"))]
+        Backend::ShaNi => {
+            if !cpuid_shani::get() {
+                unsupported(backend);
+            }
+            // SAFETY: `cpuid_shani::get()` just confirmed the `sha`, `sse2`,
+            // `ssse3` and `sse4.1` features that `x86_shani::compress` is
+            // compiled with.
+            unsafe { x86_shani::compress(state, blocks) }
+        }
         Backend::Portable => portable::compress(state, blocks),
+        #[allow(unreachable_patterns)]
+        _ => unsupported(backend),
     }
 }
 
@@ -68,10 +115,29 @@ pub(crate) fn compress(backend: Backend, state: &mut [u32; 5], blocks: &[Block<U
 #[inline]
 pub(crate) fn digest_many(backend: Backend, inputs: &[&[u8]], outputs: &mut [[u8; 20]]) {
     match backend {
-        Backend::Portable => {
+        #[cfg(all(target_arch = "x86_64", feature = "shani"))]
+        Backend::ShaNi => {
+            if !cpuid_shani::get() {
+                unsupported(backend);
+            }
+            hash_core::multi::digest_many_lanes::<Sha1, SHANI_STREAMS>(backend, inputs, outputs, 2, |states, data| {
+                // SAFETY: `cpuid_shani::get()` confirmed the features of
+                // `x86_shani::compress_lanes` above, before the scheduler
+                // started.
+                unsafe { x86_shani::compress_lanes(states, data) }
+            });
+        }
+        _ => {
             for (input, output) in inputs.iter().zip(outputs.iter_mut()) {
                 *output = hash_core::Hasher::<Sha1>::digest_with_backend(backend, input);
             }
         }
     }
 }
+
+/// Interleaved streams of the SHA-NI batch engine. Measured on the
+/// development machine (AMD EPYC, 64 messages of 8 KiB): 2 streams 1.75x
+/// the single stream, 3 2.0x, 4 2.4x, 5 2.6x, 6 2.55x, 8 2.65x (but
+/// spilling); 5 it is.
+#[cfg(all(target_arch = "x86_64", feature = "shani"))]
+const SHANI_STREAMS: usize = 5;

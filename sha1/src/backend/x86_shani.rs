@@ -1,0 +1,169 @@
+//! SHA-1 with the x86 SHA extensions (`sha1rnds4`, `sha1nexte`,
+//! `sha1msg1`, `sha1msg2`): FIPS 180-4 §6.1.2, four rounds per instruction.
+//!
+//! Register layout (as the SHA extensions define it): `abcd` holds the
+//! working variables a, b, c, d in dwords 3, 2, 1, 0, and `e` lives in
+//! dword 3 of its own register. Message words are byte-swapped into the
+//! same order, W[t] in dword 3, W[t+3] in dword 0.
+//!
+//! Rounds come in twenty groups of four. Group g uses message register
+//! `m[g % 4]` = W[4g..4g+4]; while it runs, the schedule (§6.1.2 step 1)
+//! advances the three groups after it by one step each:
+//!
+//! * `sha1msg1` starts group g+3: W[t-16] ⊕ W[t-14],
+//! * `pxor` adds W[t-8] (group g+2),
+//! * `sha1msg2` finishes group g+1: ⊕ W[t-3] and ROTL¹.
+//!
+//! The same code hashes `N` independent messages with their instruction
+//! streams interleaved: `sha1rnds4` has a latency of several cycles but
+//! issues more often than that, so one stream leaves the SHA unit idle
+//! most of the time. `N = 1` is the single-stream backend; the batch
+//! engine (`digest_many`) runs several streams.
+
+use core::arch::x86_64::{
+    __m128i, _mm_add_epi32, _mm_extract_epi32, _mm_loadu_si128, _mm_set_epi32, _mm_set_epi64x,
+    _mm_sha1msg1_epu32, _mm_sha1msg2_epu32, _mm_sha1nexte_epu32, _mm_sha1rnds4_epu32, _mm_shuffle_epi8, _mm_xor_si128,
+};
+
+use hash_core::Block;
+use hash_core::typenum::U64;
+
+/// Compress `blocks` into `state` (one stream).
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+pub(crate) fn compress(state: &mut [u32; 5], blocks: &[Block<U64>]) {
+    let mut states = [*state];
+    interleaved::<1>(&mut states, blocks.len(), |_, k| as_array(&blocks[k]));
+    *state = states[0];
+}
+
+/// Compress every block of `data[i]` into `states[i]`, for `N`
+/// interleaved streams. Every `data[i]` has the same length, a whole
+/// number of 64-byte blocks.
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+pub(crate) fn compress_lanes<const N: usize>(states: &mut [[u32; 5]; N], data: [&[u8]; N]) {
+    let len = data[0].len();
+    assert!(len.is_multiple_of(64) && data.iter().all(|d| d.len() == len), "lanes of equal whole blocks");
+    interleaved::<N>(states, len / 64, |i, k| as_array(&data[i][64 * k..64 * k + 64]));
+}
+
+/// A 64-byte slice as an array (one length check, folded away where the
+/// length is known).
+#[inline(always)]
+fn as_array(block: &[u8]) -> &[u8; 64] {
+    match block.try_into() {
+        Ok(b) => b,
+        Err(_) => unreachable!("blocks are 64 bytes"),
+    }
+}
+
+/// The engine: `nblocks` blocks for each of the `N` streams, block `k` of
+/// stream `i` being `block(i, k)`.
+#[inline]
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+fn interleaved<'a, const N: usize>(
+    states: &mut [[u32; 5]; N],
+    nblocks: usize,
+    block: impl Fn(usize, usize) -> &'a [u8; 64],
+) {
+    // Reverses the 16 bytes: big-endian words (§3.1), W[t] in dword 3.
+    let bswap = _mm_set_epi64x(0x0001_0203_0405_0607, 0x0809_0a0b_0c0d_0e0f);
+
+    let mut abcd: [__m128i; N] = [_mm_set_epi32(0, 0, 0, 0); N];
+    let mut e0: [__m128i; N] = [_mm_set_epi32(0, 0, 0, 0); N];
+    for i in 0..N {
+        let s = &states[i];
+        abcd[i] = _mm_set_epi32(s[0] as i32, s[1] as i32, s[2] as i32, s[3] as i32);
+        e0[i] = _mm_set_epi32(s[4] as i32, 0, 0, 0);
+    }
+
+    for k in 0..nblocks {
+        let abcd_saved = abcd;
+        let e_saved = e0;
+        let mut m: [[__m128i; 4]; N] = [[_mm_set_epi32(0, 0, 0, 0); 4]; N];
+        // `e` is the e-plus-W input of the current group; `prev` the abcd
+        // value before the previous group, whose a (rotated by 30) is the
+        // e of the current one.
+        let mut e = e0;
+        let mut prev = abcd;
+
+        // W[16j..16j+16] of block k, for group j < 4.
+        macro_rules! load {
+            ($j:literal) => {
+                for i in 0..N {
+                    let bytes: &[u8] = &block(i, k)[16 * $j..16 * $j + 16];
+                    // SAFETY: `bytes` is 16 readable bytes (sliced from a
+                    // 64-byte array); `loadu` has no alignment requirement.
+                    let raw = unsafe { _mm_loadu_si128(bytes.as_ptr().cast()) };
+                    m[i][$j] = _mm_shuffle_epi8(raw, bswap);
+                }
+            };
+        }
+        macro_rules! group {
+            ($g:literal) => {
+                for i in 0..N {
+                    // Group 0 adds W to the state's e; later groups derive e
+                    // from the a of four rounds ago and add W in one step.
+                    e[i] = if $g == 0 {
+                        _mm_add_epi32(e0[i], m[i][0])
+                    } else {
+                        _mm_sha1nexte_epu32(prev[i], m[i][$g % 4])
+                    };
+                    prev[i] = abcd[i];
+                    // f and K: Ch, Parity, Maj, Parity for rounds 0–19,
+                    // 20–39, 40–59, 60–79 (§4.1.1, §4.2.1).
+                    abcd[i] = _mm_sha1rnds4_epu32::<{ $g / 5 }>(abcd[i], e[i]);
+                    if $g >= 3 && $g < 19 {
+                        m[i][($g + 1) % 4] = _mm_sha1msg2_epu32(m[i][($g + 1) % 4], m[i][$g % 4]);
+                    }
+                    if $g >= 2 && $g < 18 {
+                        m[i][($g + 2) % 4] = _mm_xor_si128(m[i][($g + 2) % 4], m[i][$g % 4]);
+                    }
+                    if $g >= 1 && $g < 17 {
+                        m[i][($g + 3) % 4] = _mm_sha1msg1_epu32(m[i][($g + 3) % 4], m[i][$g % 4]);
+                    }
+                }
+            };
+        }
+        load!(0);
+        group!(0);
+        load!(1);
+        group!(1);
+        load!(2);
+        group!(2);
+        load!(3);
+        group!(3);
+        group!(4);
+        group!(5);
+        group!(6);
+        group!(7);
+        group!(8);
+        group!(9);
+        group!(10);
+        group!(11);
+        group!(12);
+        group!(13);
+        group!(14);
+        group!(15);
+        group!(16);
+        group!(17);
+        group!(18);
+        group!(19);
+
+        // Step 4: H(i) = H(i-1) + (a, b, c, d, e); the last e is the a of
+        // four rounds before the end, rotated by 30.
+        for i in 0..N {
+            e0[i] = _mm_sha1nexte_epu32(prev[i], e_saved[i]);
+            abcd[i] = _mm_add_epi32(abcd[i], abcd_saved[i]);
+        }
+    }
+
+    for i in 0..N {
+        let s = &mut states[i];
+        let v = abcd[i];
+        s[0] = _mm_extract_epi32::<3>(v) as u32;
+        s[1] = _mm_extract_epi32::<2>(v) as u32;
+        s[2] = _mm_extract_epi32::<1>(v) as u32;
+        s[3] = _mm_extract_epi32::<0>(v) as u32;
+        s[4] = _mm_extract_epi32::<3>(e0[i]) as u32;
+    }
+}
