@@ -162,7 +162,7 @@ pub mod algorithm {
 
                 #[inline]
                 fn digest_many(backend: Backend, inputs: &[&[u8]], outputs: &mut [[u8; $outlen]]) {
-                    backend::digest_many::<Self>(backend, inputs, outputs);
+                    backend::digest_many::<Self, $bytes>(backend, inputs, outputs);
                 }
             }
         };
@@ -184,7 +184,7 @@ pub mod algorithm {
 
                 #[inline]
                 fn digest_xof_many(backend: Backend, inputs: &[&[u8]], outputs: &mut [&mut [u8]]) {
-                    backend::digest_xof_many::<Self>(backend, inputs, outputs);
+                    backend::digest_xof_many::<Self, $bytes>(backend, inputs, outputs);
                 }
             }
         };
