@@ -308,7 +308,14 @@ fn differ(got: &[u8], want: &[u8]) -> String {
         let h = to_hex(b);
         if h.len() > 80 { format!("{}...", &h[..80]) } else { h }
     };
-    format!("got {} ({} bytes), want {} ({} bytes)", cut(got), got.len(), cut(want), want.len())
+    let first = got.iter().zip(want).position(|(g, w)| g != w).unwrap_or(got.len().min(want.len()));
+    format!(
+        "got {} ({} bytes), want {} ({} bytes), first difference at byte {first}",
+        cut(got),
+        got.len(),
+        cut(want),
+        want.len()
+    )
 }
 
 /// Failures found on one backend, and passes per section.
