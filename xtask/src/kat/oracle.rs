@@ -5,7 +5,7 @@ use std::io::Write as _;
 use std::process::{Command, Stdio};
 
 /// How the vector file header names the oracle.
-pub(crate) const NAME: &str = "Python 3 `hashlib` MD5 (`python3 -c`, run by `cargo xtask kat`)";
+pub(crate) const NAME: &str = "Python 3 hashlib.md5, run as `python3 -c` by cargo xtask kat";
 
 /// Reads the data on stdin, then prints the hex MD5 of `data[start:end]`
 /// for each `start:end` argument, one per line.
