@@ -23,83 +23,88 @@ pub(crate) const T: [u32; 64] = [
     0x6fa87e4f, 0xfe2ce6e0, 0xa3014314, 0x4e0811a1, 0xf7537e82, 0xbd3af235, 0x2ad7d2bb, 0xeb86d391,
 ];
 
-/// Expand to the 64 steps of RFC 1321 §3.4, in order.
+/// The 64 steps of RFC 1321 §3.4, in order, handed to a macro.
 ///
-/// `$f`, `$g`, `$h`, `$i` name the caller's step macros for rounds 1-4;
-/// each is invoked as `$f!(a, b, c, d, k, s, t)` for the RFC's
-/// `[abcd k s i]`, meaning `a = b + ((a + F(b,c,d) + X[k] + T[i]) <<< s)`
-/// (with `t` = the RFC's i − 1, an index into [`T`]). The four variables
-/// rotate through the positions exactly as in the RFC, so no values move.
+/// `md5_steps!(cb!(f, g, h, i, a, b, c, d))` expands to one call `cb! { ... }`
+/// whose tokens are 64 entries `f(a, b, c, d, k, s, t)`, one per step
+/// `[abcd k s i]` of the RFC, meaning
+/// `a = b + ((a + F(b,c,d) + X[k] + T[i]) <<< s)`, with `t` = the RFC's
+/// i − 1 (an index into [`T`]) and `f`, `g`, `h`, `i` standing for rounds
+/// 1 to 4. The four variables rotate through the positions exactly as in
+/// the RFC, so no values move between steps. The caller's `cb` decides what
+/// a step becomes (Rust statements, or lines of an `asm!` template).
 macro_rules! md5_steps {
-    ($f:ident, $g:ident, $h:ident, $i:ident, $a:ident, $b:ident, $c:ident, $d:ident) => {
-        // Round 1: [abcd k 7 i], [dabc k 12 i], [cdab k 17 i], [bcda k 22 i].
-        $f!($a, $b, $c, $d, 0, 7, 0);
-        $f!($d, $a, $b, $c, 1, 12, 1);
-        $f!($c, $d, $a, $b, 2, 17, 2);
-        $f!($b, $c, $d, $a, 3, 22, 3);
-        $f!($a, $b, $c, $d, 4, 7, 4);
-        $f!($d, $a, $b, $c, 5, 12, 5);
-        $f!($c, $d, $a, $b, 6, 17, 6);
-        $f!($b, $c, $d, $a, 7, 22, 7);
-        $f!($a, $b, $c, $d, 8, 7, 8);
-        $f!($d, $a, $b, $c, 9, 12, 9);
-        $f!($c, $d, $a, $b, 10, 17, 10);
-        $f!($b, $c, $d, $a, 11, 22, 11);
-        $f!($a, $b, $c, $d, 12, 7, 12);
-        $f!($d, $a, $b, $c, 13, 12, 13);
-        $f!($c, $d, $a, $b, 14, 17, 14);
-        $f!($b, $c, $d, $a, 15, 22, 15);
-        // Round 2: shifts 5, 9, 14, 20; X[(1 + 5j) mod 16].
-        $g!($a, $b, $c, $d, 1, 5, 16);
-        $g!($d, $a, $b, $c, 6, 9, 17);
-        $g!($c, $d, $a, $b, 11, 14, 18);
-        $g!($b, $c, $d, $a, 0, 20, 19);
-        $g!($a, $b, $c, $d, 5, 5, 20);
-        $g!($d, $a, $b, $c, 10, 9, 21);
-        $g!($c, $d, $a, $b, 15, 14, 22);
-        $g!($b, $c, $d, $a, 4, 20, 23);
-        $g!($a, $b, $c, $d, 9, 5, 24);
-        $g!($d, $a, $b, $c, 14, 9, 25);
-        $g!($c, $d, $a, $b, 3, 14, 26);
-        $g!($b, $c, $d, $a, 8, 20, 27);
-        $g!($a, $b, $c, $d, 13, 5, 28);
-        $g!($d, $a, $b, $c, 2, 9, 29);
-        $g!($c, $d, $a, $b, 7, 14, 30);
-        $g!($b, $c, $d, $a, 12, 20, 31);
-        // Round 3: shifts 4, 11, 16, 23; X[(5 + 3j) mod 16].
-        $h!($a, $b, $c, $d, 5, 4, 32);
-        $h!($d, $a, $b, $c, 8, 11, 33);
-        $h!($c, $d, $a, $b, 11, 16, 34);
-        $h!($b, $c, $d, $a, 14, 23, 35);
-        $h!($a, $b, $c, $d, 1, 4, 36);
-        $h!($d, $a, $b, $c, 4, 11, 37);
-        $h!($c, $d, $a, $b, 7, 16, 38);
-        $h!($b, $c, $d, $a, 10, 23, 39);
-        $h!($a, $b, $c, $d, 13, 4, 40);
-        $h!($d, $a, $b, $c, 0, 11, 41);
-        $h!($c, $d, $a, $b, 3, 16, 42);
-        $h!($b, $c, $d, $a, 6, 23, 43);
-        $h!($a, $b, $c, $d, 9, 4, 44);
-        $h!($d, $a, $b, $c, 12, 11, 45);
-        $h!($c, $d, $a, $b, 15, 16, 46);
-        $h!($b, $c, $d, $a, 2, 23, 47);
-        // Round 4: shifts 6, 10, 15, 21; X[7j mod 16].
-        $i!($a, $b, $c, $d, 0, 6, 48);
-        $i!($d, $a, $b, $c, 7, 10, 49);
-        $i!($c, $d, $a, $b, 14, 15, 50);
-        $i!($b, $c, $d, $a, 5, 21, 51);
-        $i!($a, $b, $c, $d, 12, 6, 52);
-        $i!($d, $a, $b, $c, 3, 10, 53);
-        $i!($c, $d, $a, $b, 10, 15, 54);
-        $i!($b, $c, $d, $a, 1, 21, 55);
-        $i!($a, $b, $c, $d, 8, 6, 56);
-        $i!($d, $a, $b, $c, 15, 10, 57);
-        $i!($c, $d, $a, $b, 6, 15, 58);
-        $i!($b, $c, $d, $a, 13, 21, 59);
-        $i!($a, $b, $c, $d, 4, 6, 60);
-        $i!($d, $a, $b, $c, 11, 10, 61);
-        $i!($c, $d, $a, $b, 2, 15, 62);
-        $i!($b, $c, $d, $a, 9, 21, 63);
+    ($cb:ident!($f:ident, $g:ident, $h:ident, $i:ident, $a:ident, $b:ident, $c:ident, $d:ident)) => {
+        $cb! {
+            // Round 1: [abcd k 7 i], [dabc k 12 i], [cdab k 17 i], [bcda k 22 i].
+            $f($a, $b, $c, $d, 0, 7, 0)
+            $f($d, $a, $b, $c, 1, 12, 1)
+            $f($c, $d, $a, $b, 2, 17, 2)
+            $f($b, $c, $d, $a, 3, 22, 3)
+            $f($a, $b, $c, $d, 4, 7, 4)
+            $f($d, $a, $b, $c, 5, 12, 5)
+            $f($c, $d, $a, $b, 6, 17, 6)
+            $f($b, $c, $d, $a, 7, 22, 7)
+            $f($a, $b, $c, $d, 8, 7, 8)
+            $f($d, $a, $b, $c, 9, 12, 9)
+            $f($c, $d, $a, $b, 10, 17, 10)
+            $f($b, $c, $d, $a, 11, 22, 11)
+            $f($a, $b, $c, $d, 12, 7, 12)
+            $f($d, $a, $b, $c, 13, 12, 13)
+            $f($c, $d, $a, $b, 14, 17, 14)
+            $f($b, $c, $d, $a, 15, 22, 15)
+            // Round 2: shifts 5, 9, 14, 20; X[(1 + 5j) mod 16].
+            $g($a, $b, $c, $d, 1, 5, 16)
+            $g($d, $a, $b, $c, 6, 9, 17)
+            $g($c, $d, $a, $b, 11, 14, 18)
+            $g($b, $c, $d, $a, 0, 20, 19)
+            $g($a, $b, $c, $d, 5, 5, 20)
+            $g($d, $a, $b, $c, 10, 9, 21)
+            $g($c, $d, $a, $b, 15, 14, 22)
+            $g($b, $c, $d, $a, 4, 20, 23)
+            $g($a, $b, $c, $d, 9, 5, 24)
+            $g($d, $a, $b, $c, 14, 9, 25)
+            $g($c, $d, $a, $b, 3, 14, 26)
+            $g($b, $c, $d, $a, 8, 20, 27)
+            $g($a, $b, $c, $d, 13, 5, 28)
+            $g($d, $a, $b, $c, 2, 9, 29)
+            $g($c, $d, $a, $b, 7, 14, 30)
+            $g($b, $c, $d, $a, 12, 20, 31)
+            // Round 3: shifts 4, 11, 16, 23; X[(5 + 3j) mod 16].
+            $h($a, $b, $c, $d, 5, 4, 32)
+            $h($d, $a, $b, $c, 8, 11, 33)
+            $h($c, $d, $a, $b, 11, 16, 34)
+            $h($b, $c, $d, $a, 14, 23, 35)
+            $h($a, $b, $c, $d, 1, 4, 36)
+            $h($d, $a, $b, $c, 4, 11, 37)
+            $h($c, $d, $a, $b, 7, 16, 38)
+            $h($b, $c, $d, $a, 10, 23, 39)
+            $h($a, $b, $c, $d, 13, 4, 40)
+            $h($d, $a, $b, $c, 0, 11, 41)
+            $h($c, $d, $a, $b, 3, 16, 42)
+            $h($b, $c, $d, $a, 6, 23, 43)
+            $h($a, $b, $c, $d, 9, 4, 44)
+            $h($d, $a, $b, $c, 12, 11, 45)
+            $h($c, $d, $a, $b, 15, 16, 46)
+            $h($b, $c, $d, $a, 2, 23, 47)
+            // Round 4: shifts 6, 10, 15, 21; X[7j mod 16].
+            $i($a, $b, $c, $d, 0, 6, 48)
+            $i($d, $a, $b, $c, 7, 10, 49)
+            $i($c, $d, $a, $b, 14, 15, 50)
+            $i($b, $c, $d, $a, 5, 21, 51)
+            $i($a, $b, $c, $d, 12, 6, 52)
+            $i($d, $a, $b, $c, 3, 10, 53)
+            $i($c, $d, $a, $b, 10, 15, 54)
+            $i($b, $c, $d, $a, 1, 21, 55)
+            $i($a, $b, $c, $d, 8, 6, 56)
+            $i($d, $a, $b, $c, 15, 10, 57)
+            $i($c, $d, $a, $b, 6, 15, 58)
+            $i($b, $c, $d, $a, 13, 21, 59)
+            $i($a, $b, $c, $d, 4, 6, 60)
+            $i($d, $a, $b, $c, 11, 10, 61)
+            $i($c, $d, $a, $b, 2, 15, 62)
+            $i($b, $c, $d, $a, 9, 21, 63)
+        }
     };
 }
 pub(crate) use md5_steps;

@@ -72,7 +72,10 @@ fn compress_block(state: &mut [u32; 4], block: &[u8; 64]) {
         };
     }
 
-    md5_steps!(f, g, h, i, a, b, c, d);
+    macro_rules! steps {
+        ($($fun:ident($($arg:tt)*))*) => { $($fun!($($arg)*);)* };
+    }
+    md5_steps!(steps!(f, g, h, i, a, b, c, d));
 
     // "Then perform the following additions" (§3.4).
     for (s, v) in state.iter_mut().zip([a, b, c, d]) {

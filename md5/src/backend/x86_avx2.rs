@@ -1,0 +1,236 @@
+//! Multi-buffer MD5 (RFC 1321 §3.4) on AVX2: 16 independent messages, as
+//! two groups of 8 whose 32-bit words sit in the lanes of `ymm` registers,
+//! in the manner of Intel ISA-L's `md5_mb`.
+//!
+//! One MD5 step is a chain of about six dependent vector operations, and a
+//! step of one group has about 9.5 operations, so a single group of 8 lanes
+//! would leave most of the vector units idle; the two groups are written
+//! side by side so that the CPU overlaps them.
+//!
+//! AVX2 has no rotate: `x <<< s` is `(x << s) | (x >> (32 − s))`. Round
+//! functions, per lane, with the least work on the chain from `b`:
+//!
+//! * F = d ⊕ (b ∧ (c ⊕ d));
+//! * G = (b ∧ d) + (¬d ∧ c) (disjoint halves, added one at a time);
+//! * H = b ⊕ c ⊕ d;
+//! * I = c ⊕ (b ∨ ¬d) = ¬(c ⊕ (¬b ∧ d)), so a + I = a − (c ⊕ (¬b ∧ d)) − 1,
+//!   and the −1 is folded into the step's constant: two logic operations
+//!   and a subtraction instead of three logic operations and an addition.
+
+use core::arch::x86_64::{
+    __m128i, __m256i, _mm_loadu_si128, _mm256_add_epi32, _mm256_and_si256, _mm256_andnot_si256, _mm256_castsi128_si256,
+    _mm256_extract_epi32, _mm256_inserti128_si256, _mm256_or_si256, _mm256_set1_epi32, _mm256_setr_epi32,
+    _mm256_setzero_si256, _mm256_slli_epi32, _mm256_srli_epi32, _mm256_sub_epi32, _mm256_unpackhi_epi32,
+    _mm256_unpackhi_epi64, _mm256_unpacklo_epi32, _mm256_unpacklo_epi64, _mm256_xor_si256,
+};
+
+use crate::consts::{T, md5_steps};
+
+/// The first 16 bytes of `bytes` as a vector.
+///
+/// # Panics
+/// If `bytes` is shorter than 16 bytes.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn load16(bytes: &[u8]) -> __m128i {
+    let bytes: &[u8; 16] = bytes.first_chunk().expect("md5 avx2: a 16-byte load from a shorter slice");
+    // SAFETY: `bytes` is 16 readable bytes, which is what `_mm_loadu_si128`
+    // reads; it has no alignment requirement (and SSE2 is baseline x86-64).
+    unsafe { _mm_loadu_si128(bytes.as_ptr().cast()) }
+}
+
+/// Load word `k` (0..16) of the 64-byte block at byte `offset` of each of
+/// the 8 `lanes` into `x[k]`, lane `i` of the vector holding lane `i`'s
+/// word (a transposition of 8 rows of 16 words).
+#[target_feature(enable = "avx2")]
+fn load_words(x: &mut [__m256i; 16], lanes: &[&[u8]], offset: usize) {
+    // Checked once here so that the loads below stay in bounds.
+    assert!(lanes.len() == 8 && lanes.iter().all(|l| l.len() >= offset + 64), "md5 avx2: short lane");
+    for quarter in 0..4 {
+        // Row r (r in 0..4) holds words 4q..4q+4 of lane r in its low
+        // half and of lane r + 4 in its high half.
+        let at = offset + 16 * quarter;
+        let row = |r: usize| {
+            let lo = load16(&lanes[r][at..at + 16]);
+            let hi = load16(&lanes[r + 4][at..at + 16]);
+            _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(lo), hi)
+        };
+        let (r0, r1, r2, r3) = (row(0), row(1), row(2), row(3));
+        // [w0 of lanes 0,1, w1 of lanes 0,1 | the same for lanes 4,5], ...
+        let t0 = _mm256_unpacklo_epi32(r0, r1);
+        let t1 = _mm256_unpacklo_epi32(r2, r3);
+        let t2 = _mm256_unpackhi_epi32(r0, r1);
+        let t3 = _mm256_unpackhi_epi32(r2, r3);
+        // Word j of lanes 0..4 | word j of lanes 4..8.
+        x[4 * quarter] = _mm256_unpacklo_epi64(t0, t1);
+        x[4 * quarter + 1] = _mm256_unpackhi_epi64(t0, t1);
+        x[4 * quarter + 2] = _mm256_unpacklo_epi64(t2, t3);
+        x[4 * quarter + 3] = _mm256_unpackhi_epi64(t2, t3);
+    }
+}
+
+/// `x <<< s`, lane by lane.
+macro_rules! rotl {
+    ($x:expr, $s:literal) => {
+        _mm256_or_si256(_mm256_slli_epi32::<$s>($x), _mm256_srli_epi32::<{ 32 - $s }>($x))
+    };
+}
+
+/// Compress `data[i]` into `states[i]` for each of the 16 lanes. Every
+/// `data[i]` must have the same length, a multiple of 64 bytes.
+///
+/// # Panics
+/// If the lengths differ or are not whole blocks.
+#[target_feature(enable = "avx2")]
+pub(crate) fn compress_x16(states: &mut [[u32; 4]; 16], data: [&[u8]; 16]) {
+    let len = data[0].len();
+    assert!(
+        data.iter().all(|d| d.len() == len) && len.is_multiple_of(64),
+        "md5 avx2: lanes of unequal or partial blocks"
+    );
+
+    // The chaining values of group g, word w, lane i: states[8g + i][w].
+    let gather = |g: usize, w: usize| {
+        let s = |i: usize| states[8 * g + i][w] as i32;
+        _mm256_setr_epi32(s(0), s(1), s(2), s(3), s(4), s(5), s(6), s(7))
+    };
+    let (mut a0, mut b0, mut c0, mut d0) = (gather(0, 0), gather(0, 1), gather(0, 2), gather(0, 3));
+    let (mut a1, mut b1, mut c1, mut d1) = (gather(1, 0), gather(1, 1), gather(1, 2), gather(1, 3));
+
+    let mut x0 = [_mm256_setzero_si256(); 16];
+    let mut x1 = [_mm256_setzero_si256(); 16];
+    for offset in (0..len).step_by(64) {
+        load_words(&mut x0, &data[..8], offset);
+        load_words(&mut x1, &data[8..], offset);
+        let (aa0, bb0, cc0, dd0) = (a0, b0, c0, d0);
+        let (aa1, bb1, cc1, dd1) = (a1, b1, c1, d1);
+
+        // One step on both groups: a = b + ((a + X[k] + K + fun) <<< s),
+        // `$fun` being the round function of group `$g`'s b, c, d, added
+        // (or, for I, subtracted: see the module docs) by `$add`.
+        macro_rules! step {
+            ($add:ident, $konst:expr, $fun:ident, $a:ident, $b:ident, $c:ident, $d:ident, $k:literal, $s:literal) => {
+                let konst = _mm256_set1_epi32($konst as i32);
+                let t = _mm256_add_epi32(_mm256_add_epi32(x0[$k], konst), g0!($a));
+                let t = $add(t, $fun!(g0!($b), g0!($c), g0!($d), t));
+                g0!($a) = _mm256_add_epi32(g0!($b), rotl!(t, $s));
+                let t = _mm256_add_epi32(_mm256_add_epi32(x1[$k], konst), g1!($a));
+                let t = $add(t, $fun!(g1!($b), g1!($c), g1!($d), t));
+                g1!($a) = _mm256_add_epi32(g1!($b), rotl!(t, $s));
+            };
+        }
+        // Group 0's and group 1's copy of a variable.
+        macro_rules! g0 {
+            (a) => {
+                a0
+            };
+            (b) => {
+                b0
+            };
+            (c) => {
+                c0
+            };
+            (d) => {
+                d0
+            };
+        }
+        macro_rules! g1 {
+            (a) => {
+                a1
+            };
+            (b) => {
+                b1
+            };
+            (c) => {
+                c1
+            };
+            (d) => {
+                d1
+            };
+        }
+        // The round functions; `$acc` is the partial sum, for G, which adds
+        // its b-free half to it first.
+        macro_rules! fun_f {
+            ($b:expr, $c:expr, $d:expr, $acc:expr) => {
+                _mm256_xor_si256($d, _mm256_and_si256($b, _mm256_xor_si256($c, $d)))
+            };
+        }
+        macro_rules! fun_h {
+            ($b:expr, $c:expr, $d:expr, $acc:expr) => {
+                _mm256_xor_si256($b, _mm256_xor_si256($c, $d))
+            };
+        }
+        // ¬(I): c ⊕ (¬b ∧ d), subtracted.
+        macro_rules! fun_not_i {
+            ($b:expr, $c:expr, $d:expr, $acc:expr) => {
+                _mm256_xor_si256($c, _mm256_andnot_si256($b, $d))
+            };
+        }
+        // G adds ¬d ∧ c to the partial sum inside, then returns b ∧ d.
+        macro_rules! fun_g_split {
+            ($b:expr, $c:expr, $d:expr, $acc:expr) => {
+                _mm256_and_si256($b, $d)
+            };
+        }
+        macro_rules! f {
+            ($a:ident, $b:ident, $c:ident, $d:ident, $k:literal, $s:literal, $t:literal) => {
+                step!(_mm256_add_epi32, T[$t], fun_f, $a, $b, $c, $d, $k, $s);
+            };
+        }
+        macro_rules! g {
+            ($a:ident, $b:ident, $c:ident, $d:ident, $k:literal, $s:literal, $t:literal) => {
+                g0!($a) = _mm256_add_epi32(g0!($a), _mm256_andnot_si256(g0!($d), g0!($c)));
+                g1!($a) = _mm256_add_epi32(g1!($a), _mm256_andnot_si256(g1!($d), g1!($c)));
+                step!(_mm256_add_epi32, T[$t], fun_g_split, $a, $b, $c, $d, $k, $s);
+            };
+        }
+        macro_rules! h {
+            ($a:ident, $b:ident, $c:ident, $d:ident, $k:literal, $s:literal, $t:literal) => {
+                step!(_mm256_add_epi32, T[$t], fun_h, $a, $b, $c, $d, $k, $s);
+            };
+        }
+        macro_rules! i {
+            ($a:ident, $b:ident, $c:ident, $d:ident, $k:literal, $s:literal, $t:literal) => {
+                step!(_mm256_sub_epi32, T[$t].wrapping_sub(1), fun_not_i, $a, $b, $c, $d, $k, $s);
+            };
+        }
+        macro_rules! steps {
+            ($($fun:ident($($arg:tt)*))*) => { $($fun!($($arg)*);)* };
+        }
+        md5_steps!(steps!(f, g, h, i, a, b, c, d));
+
+        // Add the chaining value in (end of RFC 1321 §3.4's block loop).
+        (a0, b0, c0, d0) = (
+            _mm256_add_epi32(a0, aa0),
+            _mm256_add_epi32(b0, bb0),
+            _mm256_add_epi32(c0, cc0),
+            _mm256_add_epi32(d0, dd0),
+        );
+        (a1, b1, c1, d1) = (
+            _mm256_add_epi32(a1, aa1),
+            _mm256_add_epi32(b1, bb1),
+            _mm256_add_epi32(c1, cc1),
+            _mm256_add_epi32(d1, dd1),
+        );
+    }
+
+    let scatter = |states: &mut [[u32; 4]; 16], g: usize, w: usize, v: __m256i| {
+        let lanes = [
+            _mm256_extract_epi32::<0>(v),
+            _mm256_extract_epi32::<1>(v),
+            _mm256_extract_epi32::<2>(v),
+            _mm256_extract_epi32::<3>(v),
+            _mm256_extract_epi32::<4>(v),
+            _mm256_extract_epi32::<5>(v),
+            _mm256_extract_epi32::<6>(v),
+            _mm256_extract_epi32::<7>(v),
+        ];
+        for (i, lane) in lanes.into_iter().enumerate() {
+            states[8 * g + i][w] = lane as u32;
+        }
+    };
+    for (w, (v0, v1)) in [(a0, a1), (b0, b1), (c0, c1), (d0, d1)].into_iter().enumerate() {
+        scatter(states, 0, w, v0);
+        scatter(states, 1, w, v1);
+    }
+}
