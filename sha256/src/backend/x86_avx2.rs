@@ -1,18 +1,228 @@
 //! SHA-256 compression (FIPS 180-4 §6.2.2) for x86-64 CPUs with AVX2 and
-//! BMI2.
+//! BMI2 but no SHA extensions.
 //!
-//! First step: the portable rounds compiled with BMI2 enabled, so that the
-//! Σ rotations become `rorx`. The vectorised message schedule follows.
+//! One message: blocks are taken two at a time. Their message schedules
+//! (§6.2.2 step 1) are computed together, block one in the low and block
+//! two in the high 128-bit half of each `ymm` register, four words per
+//! step, and `W[t] + K[t]` is stored to a stack buffer. The rounds (step 3)
+//! run on general registers: the Σ rotations are BMI2 `rorx` (which leaves
+//! its source intact and the flags alone), Ch uses BMI1 `andn`, and Maj
+//! reuses the previous round's `a ⊕ b`. The schedule of the second block
+//! is computed while the first block's rounds run; the second block's
+//! rounds then only read the buffer. This is the layout of Intel's paper
+//! "Fast SHA-256 Implementations on Intel Architecture Processors" (2012)
+//! and of OpenSSL's AVX2 code path. A lone last block runs with itself in
+//! both halves.
+
+use core::arch::x86_64::{
+    __m256i, _mm_loadu_si128, _mm256_add_epi32, _mm256_alignr_epi8, _mm256_loadu_si256, _mm256_set_epi64x,
+    _mm256_set_m128i, _mm256_shuffle_epi8, _mm256_shuffle_epi32, _mm256_slli_epi32, _mm256_srli_epi32,
+    _mm256_srli_epi64, _mm256_storeu_si256, _mm256_xor_si256,
+};
 
 use hash_core::typenum::U64;
 use hash_core::{Block, FixedAlgorithm};
 
 use super::Backend;
+use crate::consts::K;
+
+/// The round constants, each group of four repeated for both halves of a
+/// `ymm` register.
+static K2: [[u32; 8]; 16] = {
+    let mut out = [[0u32; 8]; 16];
+    let mut i = 0;
+    while i < 64 {
+        out[i / 4][i % 4] = K[i];
+        out[i / 4][4 + i % 4] = K[i];
+        i += 1;
+    }
+    out
+};
+
+/// `W[t] + K[t]` of two blocks: row `t / 4` holds words `t..t+4` of the
+/// first block, then of the second.
+#[repr(C, align(32))]
+struct Schedule([[u32; 8]; 16]);
+
+/// Row `g` of [`K2`].
+#[inline]
+#[target_feature(enable = "avx2,bmi1,bmi2")]
+fn k2(g: usize) -> __m256i {
+    let row = &K2[g];
+    // SAFETY: `row` is eight u32 (32 bytes); loadu has no alignment requirement.
+    unsafe { _mm256_loadu_si256(row.as_ptr().cast()) }
+}
+
+/// Store `w + K` for words `4g..4g+4` of both blocks.
+#[inline]
+#[target_feature(enable = "avx2,bmi1,bmi2")]
+fn store_wk(buf: &mut Schedule, g: usize, w: __m256i) {
+    let v = _mm256_add_epi32(w, k2(g));
+    let row = &mut buf.0[g];
+    // SAFETY: `row` is eight u32 (32 bytes); storeu has no alignment requirement.
+    unsafe { _mm256_storeu_si256(row.as_mut_ptr().cast(), v) };
+}
+
+/// Row `i` (words `4i..4i+4`) of blocks `lo` and `hi`, as big-endian words
+/// (§3.1, §5.2.1), `lo` in the low half.
+#[inline]
+#[target_feature(enable = "avx2,bmi1,bmi2")]
+fn load_rows(lo: &[u8; 16], hi: &[u8; 16]) -> __m256i {
+    let swap = 0x0c0d_0e0f_0809_0a0b;
+    let swap = _mm256_set_epi64x(swap, 0x0405_0607_0001_0203, swap, 0x0405_0607_0001_0203);
+    // SAFETY: `lo` is 16 bytes; loadu has no alignment requirement.
+    let lo = unsafe { _mm_loadu_si128(lo.as_ptr().cast()) };
+    // SAFETY: `hi` is 16 bytes; loadu has no alignment requirement.
+    let hi = unsafe { _mm_loadu_si128(hi.as_ptr().cast()) };
+    _mm256_shuffle_epi8(_mm256_set_m128i(hi, lo), swap)
+}
+
+/// σ1 (4.7) of the 32-bit words in dword lanes 0 and 2 of each 128-bit
+/// half, where each 64-bit lane holds one word twice: a 64-bit shift of
+/// the doubled word is a 32-bit rotation in its low half.
+#[inline]
+#[target_feature(enable = "avx2,bmi1,bmi2")]
+fn sigma1_doubled(d: __m256i) -> __m256i {
+    let r = _mm256_xor_si256(_mm256_srli_epi64::<17>(d), _mm256_srli_epi64::<19>(d));
+    _mm256_xor_si256(r, _mm256_srli_epi32::<10>(d))
+}
+
+/// Words W[t..t+4] of both blocks from x0 = W[t-16..t-12], x1 = W[t-12..t-8],
+/// x2 = W[t-8..t-4], x3 = W[t-4..t] (§6.2.2 step 1):
+/// W[t] = σ1(W[t-2]) + W[t-7] + σ0(W[t-15]) + W[t-16].
+#[inline]
+#[target_feature(enable = "avx2,bmi1,bmi2")]
+fn schedule(x0: __m256i, x1: __m256i, x2: __m256i, x3: __m256i) -> __m256i {
+    let w15 = _mm256_alignr_epi8::<4>(x1, x0);
+    let w7 = _mm256_alignr_epi8::<4>(x3, x2);
+    // σ0 (4.6): ROTR 7 ⊕ ROTR 18 ⊕ SHR 3, rotations as shift pairs.
+    let r7 = _mm256_xor_si256(_mm256_srli_epi32::<7>(w15), _mm256_slli_epi32::<25>(w15));
+    let r18 = _mm256_xor_si256(_mm256_srli_epi32::<18>(w15), _mm256_slli_epi32::<14>(w15));
+    let s0 = _mm256_xor_si256(_mm256_xor_si256(r7, r18), _mm256_srli_epi32::<3>(w15));
+    let w = _mm256_add_epi32(_mm256_add_epi32(x0, w7), s0);
+    // σ1 needs W[t-2] and W[t-1] for the first two words, and the first
+    // two new words for the last two.
+    let low_pair = _mm256_set_epi64x(-1, 0x0b0a_0908_0302_0100, -1, 0x0b0a_0908_0302_0100);
+    let high_pair = _mm256_set_epi64x(0x0b0a_0908_0302_0100, -1, 0x0b0a_0908_0302_0100, -1);
+    let s1 = sigma1_doubled(_mm256_shuffle_epi32::<0xfa>(x3));
+    let w = _mm256_add_epi32(w, _mm256_shuffle_epi8(s1, low_pair));
+    let s1 = sigma1_doubled(_mm256_shuffle_epi32::<0x50>(w));
+    _mm256_add_epi32(w, _mm256_shuffle_epi8(s1, high_pair))
+}
+
+/// One round (§6.2.2 step 3) with the working variables named in rotated
+/// order, so nothing moves: T1 is added into `d` (the next `e`) and `h`
+/// becomes the next `a`. `$ab` carries `a ⊕ b` from round to round:
+/// Maj(a, b, c) = ((a ⊕ b) ∧ (b ⊕ c)) ⊕ b, and this round's `b ⊕ c` is the
+/// previous round's `a ⊕ b`.
+macro_rules! round {
+    ($a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident, $ab:ident, $wk:expr) => {
+        let hk = $h.wrapping_add($wk);
+        // Ch (4.2) as (e ∧ f) + (¬e ∧ g): the two terms share no bits.
+        let ch = ($e & $f).wrapping_add(!$e & $g);
+        // Σ1 (4.5).
+        let s1 = $e.rotate_right(6) ^ $e.rotate_right(11) ^ $e.rotate_right(25);
+        let t1 = hk.wrapping_add(ch).wrapping_add(s1);
+        $d = $d.wrapping_add(t1);
+        let ab = $a ^ $b;
+        let maj = (ab & $ab) ^ $b;
+        $ab = ab;
+        // Σ0 (4.4).
+        let s0 = $a.rotate_right(2) ^ $a.rotate_right(13) ^ $a.rotate_right(22);
+        $h = t1.wrapping_add(s0).wrapping_add(maj);
+    };
+}
+
+/// Rounds `4g..4g+4` reading `W + K` from `$row[0..4]` (names start at
+/// `a`), then rounds `4g+4..4g+8` from `$row2` (names start at `e`).
+macro_rules! eight_rounds {
+    ([$a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident], $ab:ident, $row:expr, $row2:expr) => {
+        let (row, row2): (&[u32], &[u32]) = ($row, $row2);
+        round!($a, $b, $c, $d, $e, $f, $g, $h, $ab, row[0]);
+        round!($h, $a, $b, $c, $d, $e, $f, $g, $ab, row[1]);
+        round!($g, $h, $a, $b, $c, $d, $e, $f, $ab, row[2]);
+        round!($f, $g, $h, $a, $b, $c, $d, $e, $ab, row[3]);
+        round!($e, $f, $g, $h, $a, $b, $c, $d, $ab, row2[0]);
+        round!($d, $e, $f, $g, $h, $a, $b, $c, $ab, row2[1]);
+        round!($c, $d, $e, $f, $g, $h, $a, $b, $ab, row2[2]);
+        round!($b, $c, $d, $e, $f, $g, $h, $a, $ab, row2[3]);
+    };
+}
+
+/// The 64 rounds of the second block of a pair (or of a lone block) from
+/// the buffer, `half` being 0 for the low and 4 for the high half, then
+/// step 4.
+#[inline]
+#[target_feature(enable = "avx2,bmi1,bmi2")]
+fn rounds_from_buffer(state: &mut [u32; 8], buf: &Schedule, half: usize) {
+    let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = *state;
+    let mut ab = b ^ c;
+    for pair in buf.0.chunks_exact(2) {
+        eight_rounds!([a, b, c, d, e, f, g, h], ab, &pair[0][half..half + 4], &pair[1][half..half + 4]);
+    }
+    for (s, x) in state.iter_mut().zip([a, b, c, d, e, f, g, h]) {
+        *s = s.wrapping_add(x);
+    }
+}
+
+/// Compress blocks `lo` and `hi` into `state`, in that order; with
+/// `hi_too == false` only `lo` (then `hi` should be `lo`, whose schedule
+/// is computed twice and used once).
+#[inline]
+#[target_feature(enable = "avx2,bmi1,bmi2")]
+// The last round's `a ⊕ b` goes unused.
+#[allow(unused_assignments)]
+fn compress_pair(state: &mut [u32; 8], lo: &[u8; 64], hi: &[u8; 64], hi_too: bool, buf: &mut Schedule) {
+    let (lo, _) = lo.as_chunks::<16>();
+    let (hi, _) = hi.as_chunks::<16>();
+    let mut x0 = load_rows(&lo[0], &hi[0]);
+    let mut x1 = load_rows(&lo[1], &hi[1]);
+    let mut x2 = load_rows(&lo[2], &hi[2]);
+    let mut x3 = load_rows(&lo[3], &hi[3]);
+    store_wk(buf, 0, x0);
+    store_wk(buf, 1, x1);
+    store_wk(buf, 2, x2);
+    store_wk(buf, 3, x3);
+
+    // Rounds 0..48 of the first block, while words 16..64 of both blocks
+    // are scheduled four at a time, 16 words ahead of the rounds.
+    let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = *state;
+    let mut ab = b ^ c;
+    for k in 0..3 {
+        let r = 4 * k;
+        x0 = schedule(x0, x1, x2, x3);
+        store_wk(buf, r + 4, x0);
+        x1 = schedule(x1, x2, x3, x0);
+        store_wk(buf, r + 5, x1);
+        eight_rounds!([a, b, c, d, e, f, g, h], ab, &buf.0[r][..4], &buf.0[r + 1][..4]);
+        x2 = schedule(x2, x3, x0, x1);
+        store_wk(buf, r + 6, x2);
+        x3 = schedule(x3, x0, x1, x2);
+        store_wk(buf, r + 7, x3);
+        eight_rounds!([a, b, c, d, e, f, g, h], ab, &buf.0[r + 2][..4], &buf.0[r + 3][..4]);
+    }
+    eight_rounds!([a, b, c, d, e, f, g, h], ab, &buf.0[12][..4], &buf.0[13][..4]);
+    eight_rounds!([a, b, c, d, e, f, g, h], ab, &buf.0[14][..4], &buf.0[15][..4]);
+    for (s, x) in state.iter_mut().zip([a, b, c, d, e, f, g, h]) {
+        *s = s.wrapping_add(x);
+    }
+
+    if hi_too {
+        rounds_from_buffer(state, buf, 4);
+    }
+}
 
 /// Compress `blocks` into `state`, one after another.
 #[target_feature(enable = "avx2,bmi1,bmi2")]
 pub(super) fn compress(state: &mut [u32; 8], blocks: &[Block<U64>]) {
-    super::portable::compress(state, blocks);
+    let mut buf = Schedule([[0; 8]; 16]);
+    let mut pairs = blocks.chunks_exact(2);
+    for pair in pairs.by_ref() {
+        compress_pair(state, pair[0].as_ref(), pair[1].as_ref(), true, &mut buf);
+    }
+    if let [last] = pairs.remainder() {
+        compress_pair(state, last.as_ref(), last.as_ref(), false, &mut buf);
+    }
 }
 
 /// Hash each of `inputs` into the matching `outputs` slot.
