@@ -4,7 +4,7 @@
 //!
 //! An algorithm crate's `tests/kat.rs` is a few lines:
 //!
-//! ```ignore
+//! ```text
 //! use hash_core::testing::kat;
 //!
 //! const SHA256: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/sha256.txt");
@@ -51,7 +51,7 @@ const PIECES: [usize; 16] = [1, 7, 63, 64, 65, 71, 72, 104, 127, 128, 129, 136, 
 
 /// Byte `i` of the pattern that the `[Pattern]` records hash: the top byte
 /// of `i * 0x9E3779B1 mod 2^32` (the same rule as `cargo xtask kat`).
-pub fn pattern_byte(i: usize) -> u8 {
+fn pattern_byte(i: usize) -> u8 {
     ((i as u32).wrapping_mul(0x9E37_79B1) >> 24) as u8
 }
 
