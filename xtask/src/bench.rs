@@ -1,6 +1,733 @@
-//! `cargo xtask bench`.
+//! `cargo xtask bench`: build the peer comparison (`bench/peers`, its own
+//! Cargo workspace), run it, and turn its tab-separated output into
+//! `target/speed-report/report.md` plus one SVG plot per algorithm.
+//!
+//! Steps:
+//!
+//! 1. `cargo build --release --manifest-path bench/peers/Cargo.toml`. If it
+//!    fails, every optional part (each of our crates, each peer) is checked
+//!    on its own, the parts that fail are left out, the rest is built, and
+//!    the report names what was left out and why.
+//! 2. `cargo run --release --manifest-path bench/peers/Cargo.toml -- ...`,
+//!    which times every implementation, interleaved, and prints results.
+//! 3. The report and plots.
+
+use std::fmt::Write as _;
+use std::io::{BufRead, BufReader, Read};
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::Instant;
+
+mod report;
+mod svg;
+
+const USAGE: &str = "usage: cargo xtask bench [--quick] [--algo A,B,...] [--size N,M,...] [--backend B,...]
+                         [--rounds N] [--round-ms MS] [--no-batches]
+
+Times our crates against OpenSSL, ring and RustCrypto (both the 0.10 line and
+the newest one) and writes target/speed-report/report.md (also printed) and
+one SVG plot per algorithm.
+
+options:
+  --quick          4 sizes (16 B, 64 B, 1 KiB, 8 KiB), short rounds: about a
+                   minute of measuring (plus the first build of bench/peers)
+  --algo LIST      algorithms, comma-separated, or `all` (default: the
+                   standard set: md5 sha1 sha224 sha256 sha384 sha512
+                   sha512-256 sha3-256 sha3-512 shake128 shake256; also
+                   sha512-224 sha3-224 sha3-384 keccak256)
+  --size LIST      message sizes in bytes; K/KiB and M/MiB suffixes allowed
+                   (default: 16,64,256,1K,8K,16K,1M; --quick: 16,64,1K,8K)
+  --backend LIST   only these backends of our crates (e.g. portable,sha-ni);
+                   the peers always run
+  --rounds N       rounds per measurement; the median is reported
+                   (default 15, --quick 7)
+  --round-ms MS    length of one implementation's turn in a round
+                   (default 60, --quick 12)
+  --no-batches     skip the digest_many section
+
+environment: HASHES_BENCH_LIBCRYPTO=/path/to/libcrypto.so picks the OpenSSL
+library to measure (default: the system's libcrypto.so.3).";
+
+/// Algorithm ids the measuring program knows (`bench::ALGOS`); kept here so
+/// that a typo is reported before the build.
+const ALGO_IDS: &[&str] = &[
+    "md5",
+    "sha1",
+    "sha224",
+    "sha256",
+    "sha384",
+    "sha512",
+    "sha512-224",
+    "sha512-256",
+    "sha3-224",
+    "sha3-256",
+    "sha3-384",
+    "sha3-512",
+    "keccak256",
+    "shake128",
+    "shake256",
+];
+
+/// The optional parts of `bench/peers` (its cargo features), with what the
+/// report calls them when they fail to build.
+const PARTS: &[(&str, &str)] = &[
+    ("md5", "our md5 crate"),
+    ("sha1", "our sha1 crate"),
+    ("sha256", "our sha256 crate"),
+    ("sha512", "our sha512 crate"),
+    ("sha3", "our sha3 crate"),
+    ("rustcrypto-0_10", "RustCrypto 0.10 line"),
+    ("rustcrypto-new", "RustCrypto newest line"),
+    ("ring", "ring"),
+    ("openssl", "OpenSSL loader (libloading)"),
+];
+
+/// What the user asked for.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Options {
+    pub(crate) quick: bool,
+    pub(crate) algos: Option<Vec<String>>,
+    pub(crate) sizes: Vec<usize>,
+    pub(crate) backends: Option<Vec<String>>,
+    pub(crate) rounds: usize,
+    pub(crate) round_ms: u64,
+    pub(crate) batches: bool,
+}
+
+/// Parse a size: `16`, `1K`, `1KiB`, `8k`, `1M`, `1MiB`.
+fn parse_size(s: &str) -> Option<usize> {
+    let lower = s.trim().to_ascii_lowercase();
+    let (digits, scale) = if let Some(d) = lower.strip_suffix("kib").or_else(|| lower.strip_suffix('k')) {
+        (d, 1 << 10)
+    } else if let Some(d) = lower.strip_suffix("mib").or_else(|| lower.strip_suffix('m')) {
+        (d, 1 << 20)
+    } else {
+        (lower.strip_suffix('b').unwrap_or(&lower), 1)
+    };
+    let n: usize = digits.trim().parse().ok()?;
+    n.checked_mul(scale).filter(|&n| n > 0 && n <= 1 << 30)
+}
+
+fn split(list: &str) -> Vec<String> {
+    list.split(',').map(str::trim).filter(|s| !s.is_empty()).map(str::to_string).collect()
+}
+
+pub(crate) fn parse_args(args: &[String]) -> Result<Options, String> {
+    let quick = args.iter().any(|a| a == "--quick");
+    let mut o = Options {
+        quick,
+        algos: None,
+        sizes: if quick { vec![16, 64, 1024, 8192] } else { vec![16, 64, 256, 1024, 8192, 16384, 1 << 20] },
+        backends: None,
+        rounds: if quick { 7 } else { 15 },
+        round_ms: if quick { 12 } else { 60 },
+        batches: true,
+    };
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        // `--opt=value` or `--opt value`.
+        let (name, inline) = match arg.split_once('=') {
+            Some((n, v)) if n.starts_with("--") => (n, Some(v.to_string())),
+            _ => (arg.as_str(), None),
+        };
+        let mut value = || -> Result<String, String> {
+            match &inline {
+                Some(v) => Ok(v.clone()),
+                None => it.next().cloned().ok_or_else(|| format!("`{name}` needs a value")),
+            }
+        };
+        match name {
+            "--quick" => {}
+            "--no-batches" => o.batches = false,
+            "--algo" | "--algos" => {
+                let list = split(&value()?);
+                if list.is_empty() {
+                    return Err("`--algo` needs at least one algorithm".into());
+                }
+                if list.iter().any(|a| a == "all") {
+                    o.algos = Some(ALGO_IDS.iter().map(|s| s.to_string()).collect());
+                } else {
+                    for a in &list {
+                        if !ALGO_IDS.contains(&a.as_str()) {
+                            return Err(format!("unknown algorithm `{a}`; known: {}", ALGO_IDS.join(", ")));
+                        }
+                    }
+                    o.algos = Some(list);
+                }
+            }
+            "--size" | "--sizes" => {
+                let v = value()?;
+                let list = split(&v);
+                if list.is_empty() {
+                    return Err("`--size` needs at least one size".into());
+                }
+                o.sizes = list
+                    .iter()
+                    .map(|s| {
+                        parse_size(s).ok_or_else(|| {
+                            format!("bad size `{s}`: give bytes (16, 1024), or 1K/1KiB, 1M/1MiB, up to 1G")
+                        })
+                    })
+                    .collect::<Result<_, _>>()?;
+                o.sizes.sort_unstable();
+                o.sizes.dedup();
+            }
+            "--backend" | "--backends" => {
+                let list = split(&value()?);
+                if list.is_empty() {
+                    return Err("`--backend` needs at least one backend name".into());
+                }
+                o.backends = Some(list);
+            }
+            "--rounds" => {
+                let v = value()?;
+                o.rounds = v.parse().ok().filter(|&n| (1..=1000).contains(&n)).ok_or(format!("bad --rounds `{v}`"))?;
+            }
+            "--round-ms" => {
+                let v = value()?;
+                o.round_ms =
+                    v.parse().ok().filter(|&n| (1..=10_000).contains(&n)).ok_or(format!("bad --round-ms `{v}`"))?;
+            }
+            "-h" | "--help" => return Err(String::new()),
+            other => return Err(format!("unknown option `{other}`")),
+        }
+    }
+    Ok(o)
+}
 
 /// Run `cargo xtask bench` with the arguments after the command name.
-pub(crate) fn run(_args: &[String]) -> Result<(), String> {
-    Err("`cargo xtask bench` is being written (see the issue tracker)".to_string())
+pub(crate) fn run(args: &[String]) -> Result<(), String> {
+    let options = match parse_args(args) {
+        Ok(o) => o,
+        Err(e) if e.is_empty() => {
+            println!("{USAGE}");
+            return Ok(());
+        }
+        Err(e) => return Err(format!("{e}\n\n{USAGE}")),
+    };
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().ok_or("xtask has no parent directory")?.to_path_buf();
+    let manifest = root.join("bench/peers/Cargo.toml");
+    let out_dir = root.join("target/speed-report");
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+
+    let started = Instant::now();
+    eprintln!("[1/3] building the peer comparison (bench/peers, release profile; the first build takes a few minutes)");
+    let build = build_peers(&cargo, &manifest)?;
+    let build_secs = started.elapsed().as_secs_f64();
+    eprintln!("      built in {build_secs:.0} s");
+
+    eprintln!(
+        "[2/3] measuring: median of {} rounds of ~{} ms per implementation, implementations interleaved",
+        options.rounds, options.round_ms
+    );
+    let measure_start = Instant::now();
+    let (results, raw) = measure(&cargo, &manifest, &build.features, &options)?;
+    let measure_secs = measure_start.elapsed().as_secs_f64();
+
+    eprintln!("[3/3] writing {}", out_dir.display());
+    std::fs::create_dir_all(&out_dir).map_err(|e| format!("cannot create {}: {e}", out_dir.display()))?;
+    let context = report::Context {
+        command: command_line(args),
+        options: options.clone(),
+        build_secs,
+        measure_secs,
+        left_out: build.left_out,
+        versions: lock_versions(&root.join("bench/peers/Cargo.lock")),
+        cpu: cpu_model(),
+        date: utc_now(),
+        commit: git_commit(&root),
+    };
+    let mut plots = Vec::new();
+    for algo in &results.algos {
+        if let Some(svg) = svg::plot(&results, algo, &options) {
+            let file = format!("{}.svg", algo.id);
+            write(&out_dir.join(&file), &svg)?;
+            plots.push(file);
+        }
+    }
+    let text = report::render(&results, &context, &plots);
+    write(&out_dir.join("report.md"), &text)?;
+    write(&out_dir.join("results.tsv"), &raw)?;
+    println!("{text}");
+    eprintln!(
+        "wrote {}/report.md, {} plots and results.tsv (build {build_secs:.0} s, measuring {measure_secs:.0} s)",
+        out_dir.display(),
+        plots.len()
+    );
+    Ok(())
+}
+
+fn write(path: &Path, text: &str) -> Result<(), String> {
+    std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+fn command_line(args: &[String]) -> String {
+    let mut s = "cargo xtask bench".to_string();
+    for a in args {
+        s.push(' ');
+        s.push_str(a);
+    }
+    s
+}
+
+/// The features the peers binary was built with (`None`: the defaults,
+/// everything) and the parts left out, with the first error line of each.
+struct Build {
+    features: Option<Vec<&'static str>>,
+    left_out: Vec<(String, String)>,
+}
+
+fn cargo_peers(cargo: &str, verb: &str, manifest: &Path, features: Option<&[&str]>) -> Command {
+    let mut cmd = Command::new(cargo);
+    cmd.arg(verb).arg("--release").arg("--manifest-path").arg(manifest);
+    if let Some(f) = features {
+        cmd.arg("--no-default-features");
+        if !f.is_empty() {
+            cmd.arg("--features").arg(f.join(","));
+        }
+    }
+    cmd
+}
+
+/// Run `cmd`, showing its stderr indented as it comes; returns success and
+/// the stderr text.
+fn run_streamed(mut cmd: Command, show: bool) -> Result<(bool, String), String> {
+    cmd.stdout(Stdio::null()).stderr(Stdio::piped());
+    let mut child = cmd.spawn().map_err(|e| format!("cannot run cargo: {e}"))?;
+    let mut log = String::new();
+    if let Some(stderr) = child.stderr.take() {
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            if show {
+                eprintln!("      {line}");
+            }
+            log.push_str(&line);
+            log.push('\n');
+        }
+    }
+    let status = child.wait().map_err(|e| format!("cargo did not finish: {e}"))?;
+    Ok((status.success(), log))
+}
+
+fn first_error(log: &str) -> String {
+    let line = log.lines().find(|l| l.trim_start().starts_with("error")).unwrap_or("(no error line; see the log)");
+    line.trim().to_string()
+}
+
+fn build_peers(cargo: &str, manifest: &Path) -> Result<Build, String> {
+    let (ok, log) = run_streamed(cargo_peers(cargo, "build", manifest, None), true)?;
+    if ok {
+        return Ok(Build { features: None, left_out: Vec::new() });
+    }
+    eprintln!("      the full build failed ({}); checking each part on its own", first_error(&log));
+    let mut kept = Vec::new();
+    let mut left_out = Vec::new();
+    for &(feature, what) in PARTS {
+        eprint!("      checking {what} (feature `{feature}`) ... ");
+        let (ok, log) = run_streamed(cargo_peers(cargo, "check", manifest, Some(&[feature])), false)?;
+        if ok {
+            eprintln!("ok");
+            kept.push(feature);
+        } else {
+            let why = first_error(&log);
+            eprintln!("left out: {why}");
+            left_out.push((what.to_string(), why));
+        }
+    }
+    let (ok, log) = run_streamed(cargo_peers(cargo, "build", manifest, Some(&kept)), true)?;
+    if !ok {
+        return Err(format!(
+            "bench/peers does not build even without the failing parts ({}): {}",
+            left_out.iter().map(|(w, _)| w.as_str()).collect::<Vec<_>>().join(", "),
+            first_error(&log)
+        ));
+    }
+    Ok(Build { features: Some(kept), left_out })
+}
+
+/// Run the measuring program, showing progress; returns the parsed
+/// results and the raw output.
+fn measure(
+    cargo: &str,
+    manifest: &Path,
+    features: &Option<Vec<&'static str>>,
+    o: &Options,
+) -> Result<(Results, String), String> {
+    let mut cmd = cargo_peers(cargo, "run", manifest, features.as_deref());
+    cmd.arg("--quiet").arg("--");
+    if let Some(algos) = &o.algos {
+        cmd.arg("--algo").arg(algos.join(","));
+    }
+    let sizes: Vec<String> = o.sizes.iter().map(usize::to_string).collect();
+    cmd.arg("--size").arg(sizes.join(","));
+    if let Some(b) = &o.backends {
+        cmd.arg("--backend").arg(b.join(","));
+    }
+    cmd.arg("--rounds").arg(o.rounds.to_string()).arg("--round-ms").arg(o.round_ms.to_string());
+    cmd.arg("--many").arg(if o.batches { "64x64,64x1024,64x8192" } else { "none" });
+    cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
+    let mut child = cmd.spawn().map_err(|e| format!("cannot run cargo: {e}"))?;
+    let stderr = child.stderr.take();
+    let errors = std::thread::spawn(move || {
+        let mut s = String::new();
+        if let Some(mut e) = stderr {
+            let _ = e.read_to_string(&mut s);
+        }
+        s
+    });
+    let mut raw = String::new();
+    let mut results = Results::default();
+    let mut total = 0usize;
+    let start = Instant::now();
+    if let Some(stdout) = child.stdout.take() {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            raw.push_str(&line);
+            raw.push('\n');
+            let fields: Vec<&str> = line.split('\t').collect();
+            match fields.as_slice() {
+                ["plan", n] => total = n.parse().unwrap_or(0),
+                ["progress", n, text] => {
+                    let n: usize = n.parse().unwrap_or(0);
+                    let elapsed = start.elapsed().as_secs_f64();
+                    let eta = if n > 1 && total >= n {
+                        format!(", ~{:.0} s left", elapsed / (n - 1) as f64 * (total - n + 1) as f64)
+                    } else {
+                        String::new()
+                    };
+                    eprintln!("      [{n:>3}/{total}] {text} ({elapsed:.0} s{eta})");
+                }
+                _ => results.parse_line(&fields),
+            }
+        }
+    }
+    let status = child.wait().map_err(|e| format!("the measuring program did not finish: {e}"))?;
+    let errors = errors.join().unwrap_or_default();
+    if !status.success() {
+        let message = errors.trim().strip_prefix("error: ").unwrap_or(errors.trim()).to_string();
+        return Err(format!("the measuring program failed: {message}\n\n{USAGE}"));
+    }
+    if !errors.trim().is_empty() {
+        eprintln!("{}", errors.trim_end());
+    }
+    Ok((results, raw))
+}
+
+/// One algorithm as the measuring program names it.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct AlgoName {
+    pub(crate) id: String,
+    pub(crate) name: String,
+}
+
+/// One of our crates' backends on this CPU.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct CrateLine {
+    pub(crate) name: String,
+    pub(crate) detected: String,
+    pub(crate) available: String,
+    pub(crate) unavailable: String,
+}
+
+/// A peer family and whether it ran.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct PeerLine {
+    pub(crate) family: String,
+    pub(crate) ok: bool,
+    pub(crate) text: String,
+}
+
+/// A remark about one implementation of one algorithm.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Note {
+    pub(crate) algo: String,
+    pub(crate) family: String,
+    pub(crate) text: String,
+}
+
+/// One-shot timing of one implementation at one size.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Single {
+    pub(crate) algo: String,
+    pub(crate) family: String,
+    pub(crate) variant: String,
+    pub(crate) detected: bool,
+    pub(crate) size: usize,
+    /// Median nanoseconds per message.
+    pub(crate) ns: f64,
+    pub(crate) min: f64,
+    pub(crate) max: f64,
+}
+
+impl Single {
+    /// `ours sha-ni`, `openssl`, `rustcrypto-0.10`.
+    pub(crate) fn label(&self) -> String {
+        if self.family == "ours" { format!("ours {}", self.variant) } else { self.family.clone() }
+    }
+
+    /// Bytes per second.
+    pub(crate) fn rate(&self) -> f64 {
+        self.size as f64 * 1e9 / self.ns
+    }
+}
+
+/// Batch timing: `count` messages of `size` bytes.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Many {
+    pub(crate) algo: String,
+    pub(crate) label: String,
+    pub(crate) baseline: bool,
+    pub(crate) count: usize,
+    pub(crate) size: usize,
+    pub(crate) ns: f64,
+}
+
+impl Many {
+    /// Aggregate bytes per second.
+    pub(crate) fn rate(&self) -> f64 {
+        (self.count * self.size) as f64 * 1e9 / self.ns
+    }
+}
+
+/// Everything the measuring program said.
+#[derive(Debug, Default)]
+pub(crate) struct Results {
+    pub(crate) cpu_features: String,
+    pub(crate) crates: Vec<CrateLine>,
+    pub(crate) peers: Vec<PeerLine>,
+    pub(crate) algos: Vec<AlgoName>,
+    pub(crate) notes: Vec<Note>,
+    pub(crate) singles: Vec<Single>,
+    pub(crate) manys: Vec<Many>,
+}
+
+impl Results {
+    /// Take in one output line (already split at tabs); unknown lines are
+    /// ignored.
+    pub(crate) fn parse_line(&mut self, f: &[&str]) {
+        let num = |s: &str| s.parse::<f64>().unwrap_or(f64::NAN);
+        let int = |s: &str| s.parse::<usize>().unwrap_or(0);
+        let s = |s: &str| s.to_string();
+        match *f {
+            ["cpu-features", list] => self.cpu_features = s(list),
+            ["crate", name, detected, available, unavailable] => self.crates.push(CrateLine {
+                name: s(name),
+                detected: s(detected),
+                available: s(available),
+                unavailable: s(unavailable),
+            }),
+            ["peer", family, state, text] => {
+                self.peers.push(PeerLine { family: s(family), ok: state == "ok", text: s(text) })
+            }
+            ["algo", id, name, _] => self.algos.push(AlgoName { id: s(id), name: s(name) }),
+            ["note", algo, family, text] => self.notes.push(Note { algo: s(algo), family: s(family), text: s(text) }),
+            ["single", algo, family, variant, detected, size, ns, min, max, _] => self.singles.push(Single {
+                algo: s(algo),
+                family: s(family),
+                variant: if variant == "-" { String::new() } else { s(variant) },
+                detected: detected == "1",
+                size: int(size),
+                ns: num(ns),
+                min: num(min),
+                max: num(max),
+            }),
+            ["many", algo, label, baseline, count, size, ns, _, _, _] => self.manys.push(Many {
+                algo: s(algo),
+                label: s(label),
+                baseline: baseline == "1",
+                count: int(count),
+                size: int(size),
+                ns: num(ns),
+            }),
+            _ => {}
+        }
+    }
+}
+
+/// `(package, version)` of the registry packages in the peers' lock file
+/// that are peers.
+fn lock_versions(lock: &Path) -> Vec<(String, String)> {
+    let Ok(text) = std::fs::read_to_string(lock) else { return Vec::new() };
+    let mut out = Vec::new();
+    for block in text.split("[[package]]") {
+        let field = |key: &str| {
+            block
+                .lines()
+                .find_map(|l| l.strip_prefix(key).map(|v| v.trim().trim_start_matches('=').trim().trim_matches('"')))
+        };
+        let (Some(name), Some(version)) = (field("name "), field("version ")) else { continue };
+        let from_registry = field("source ").is_some_and(|s| s.starts_with("registry+"));
+        if from_registry && ["md-5", "sha1", "sha2", "sha3", "shake", "ring", "libloading"].contains(&name) {
+            out.push((name.to_string(), version.to_string()));
+        }
+    }
+    out
+}
+
+/// `"AMD EPYC 7B13 (2 logical CPUs)"`, from /proc/cpuinfo where there is one.
+fn cpu_model() -> String {
+    let cpus = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
+    let model = std::fs::read_to_string("/proc/cpuinfo").ok().and_then(|text| {
+        text.lines()
+            .find(|l| l.starts_with("model name") || l.starts_with("Model") || l.starts_with("Hardware"))
+            .and_then(|l| l.split_once(':'))
+            .map(|(_, v)| v.trim().to_string())
+    });
+    format!(
+        "{} ({cpus} logical CPUs available)",
+        model.unwrap_or_else(|| format!("unknown {} CPU", std::env::consts::ARCH))
+    )
+}
+
+/// The short commit id, marked when the tree has changes.
+fn git_commit(root: &Path) -> String {
+    let git = |args: &[&str]| {
+        Command::new("git")
+            .args(args)
+            .current_dir(root)
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+    };
+    match git(&["rev-parse", "--short", "HEAD"]) {
+        Some(id) => match git(&["status", "--porcelain", "--untracked-files=no"]) {
+            Some(s) if !s.is_empty() => format!("{id} with uncommitted changes"),
+            _ => id,
+        },
+        None => "unknown (not a git checkout)".to_string(),
+    }
+}
+
+/// `YYYY-MM-DD HH:MM UTC`, from the system clock (civil-from-days, as in
+/// Howard Hinnant's date algorithms).
+fn utc_now() -> String {
+    let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
+    let (days, rem) = ((secs / 86_400) as i64, secs % 86_400);
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    let mut s = String::new();
+    let _ = write!(s, "{year:04}-{month:02}-{day:02} {:02}:{:02} UTC", rem / 3600, rem % 3600 / 60);
+    s
+}
+
+/// The message size as a short label: `16 B`, `1 KiB`, `1 MiB`.
+pub(crate) fn size_label(bytes: usize) -> String {
+    if bytes >= 1 << 20 && bytes.is_multiple_of(1 << 20) {
+        format!("{} MiB", bytes >> 20)
+    } else if bytes >= 1 << 10 && bytes.is_multiple_of(1 << 10) {
+        format!("{} KiB", bytes >> 10)
+    } else {
+        format!("{bytes} B")
+    }
+}
+
+/// A rate in bytes per second as `1.95 GB/s` / `850 MB/s` (decimal units,
+/// as `openssl speed`).
+pub(crate) fn rate_label(rate: f64) -> String {
+    if rate >= 1e9 {
+        format!("{:.2} GB/s", rate / 1e9)
+    } else if rate >= 1e6 {
+        format!("{:.0} MB/s", rate / 1e6)
+    } else {
+        format!("{:.0} kB/s", rate / 1e3)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(s: &str) -> Vec<String> {
+        s.split_whitespace().map(str::to_string).collect()
+    }
+
+    #[test]
+    fn sizes_parse() {
+        assert_eq!(parse_size("16"), Some(16));
+        assert_eq!(parse_size("16B"), Some(16));
+        assert_eq!(parse_size("1K"), Some(1024));
+        assert_eq!(parse_size("8KiB"), Some(8192));
+        assert_eq!(parse_size("1m"), Some(1 << 20));
+        assert_eq!(parse_size("0"), None);
+        assert_eq!(parse_size("-3"), None);
+        assert_eq!(parse_size("12Q"), None);
+        assert_eq!(parse_size("2G"), None);
+    }
+
+    #[test]
+    fn options_parse() {
+        let o = parse_args(&args("--quick --algo sha256,md5 --size 16,1K --backend portable")).unwrap();
+        assert!(o.quick);
+        assert_eq!(o.algos, Some(vec!["sha256".to_string(), "md5".to_string()]));
+        assert_eq!(o.sizes, vec![16, 1024]);
+        assert_eq!(o.backends, Some(vec!["portable".to_string()]));
+        assert_eq!(o.rounds, 7);
+        let o = parse_args(&args("--size=64 --rounds=3 --no-batches")).unwrap();
+        assert_eq!((o.sizes, o.rounds, o.batches, o.quick), (vec![64], 3, false, false));
+        assert_eq!(parse_args(&args("--algo all")).unwrap().algos.unwrap().len(), ALGO_IDS.len());
+    }
+
+    #[test]
+    fn bad_options_are_errors() {
+        for bad in ["--algo sha-256", "--size 0", "--size", "--rounds x", "--frobnicate", "--backend ,", "--round-ms 0"]
+        {
+            let e = parse_args(&args(bad)).unwrap_err();
+            assert!(!e.is_empty(), "{bad}");
+        }
+        assert!(parse_args(&args("--algo sha-256")).unwrap_err().contains("unknown algorithm `sha-256`"));
+        assert_eq!(parse_args(&args("--help")).unwrap_err(), "");
+    }
+
+    #[test]
+    fn result_lines_parse() {
+        let mut r = Results::default();
+        r.parse_line(&["single", "sha256", "ours", "sha-ni", "1", "1024", "500", "480", "600", "7"]);
+        r.parse_line(&["single", "sha256", "openssl", "-", "0", "1024", "1000", "900", "1100", "7"]);
+        r.parse_line(&["many", "sha256", "digest_many sha-ni", "0", "64", "64", "6400", "6000", "7000", "7"]);
+        r.parse_line(&["garbage"]);
+        assert_eq!(r.singles.len(), 2);
+        assert_eq!(r.singles[0].label(), "ours sha-ni");
+        assert_eq!(r.singles[1].label(), "openssl");
+        assert_eq!(r.singles[1].variant, "");
+        assert!((r.singles[0].rate() - 1024.0 * 2e6).abs() < 1.0);
+        assert!((r.manys[0].rate() - 64.0 * 64.0 * 1e9 / 6400.0).abs() < 1.0);
+    }
+
+    #[test]
+    fn labels() {
+        assert_eq!(size_label(16), "16 B");
+        assert_eq!(size_label(16384), "16 KiB");
+        assert_eq!(size_label(1 << 20), "1 MiB");
+        assert_eq!(rate_label(1.954e9), "1.95 GB/s");
+        assert_eq!(rate_label(850.2e6), "850 MB/s");
+    }
+
+    #[test]
+    fn lock_file_versions() {
+        let dir = std::env::temp_dir().join(format!("xtask-lock-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let lock = dir.join("Cargo.lock");
+        std::fs::write(
+            &lock,
+            "[[package]]\nname = \"sha2\"\nversion = \"0.10.9\"\nsource = \"registry+https://github.com/rust-lang/crates.io-index\"\n\n\
+             [[package]]\nname = \"sha1\"\nversion = \"0.1.0\"\n\n\
+             [[package]]\nname = \"serde\"\nversion = \"1.0.0\"\nsource = \"registry+x\"\n",
+        )
+        .unwrap();
+        assert_eq!(lock_versions(&lock), vec![("sha2".to_string(), "0.10.9".to_string())]);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn dates() {
+        let d = utc_now();
+        assert_eq!(d.len(), "2026-11-30 05:00 UTC".len(), "{d}");
+        assert!(d.starts_with("20"), "{d}");
+    }
 }
