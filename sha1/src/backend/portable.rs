@@ -44,7 +44,7 @@ pub(crate) fn compress(state: &mut [u32; 5], blocks: &[Block<U64>]) {
 }
 
 #[inline(always)]
-fn compress_block(state: [u32; 5], block: &Block<U64>) -> [u32; 5] {
+pub(super) fn compress_block(state: [u32; 5], block: &Block<U64>) -> [u32; 5] {
     // One bounds check for the whole block; the loads below index a
     // fixed-size array with constants.
     let bytes: &[u8; 64] = match <&[u8; 64]>::try_from(&block[..]) {

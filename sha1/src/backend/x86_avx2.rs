@@ -1,0 +1,372 @@
+//! SHA-1 with AVX2 and BMI (FIPS 180-4 §6.1.2), in two engines.
+//!
+//! **One message** (`compress`): the message schedule W[t] + K[t] is
+//! computed with SIMD ahead of the rounds, two blocks at a time (block i in
+//! the low 128 bits of each `ymm` register, block i+1 in the high 128
+//! bits), and stored to the stack; the rounds then run on scalar registers,
+//! where BMI2's `rorx` rotates without a copy and BMI1's `andn` computes
+//! ¬x ∧ z in one instruction. This is the approach of Intel's "Improving
+//! the performance of the Secure Hash Algorithm (SHA-1)" (Locktyukhin,
+//! 2010), as in OpenSSL's AVX2 SHA-1 path.
+//!
+//! Words 16..31 use the schedule as defined (§6.1.2 step 1),
+//!
+//! ```text
+//! W[t] = ROTL¹(W[t-3] ⊕ W[t-8] ⊕ W[t-14] ⊕ W[t-16]),
+//! ```
+//!
+//! four words per vector. W[t-3] of the fourth word is the first word of
+//! the same vector, so it is left out and patched in afterwards. Words
+//! 32..79 use the equivalent recurrence
+//!
+//! ```text
+//! W[t] = ROTL²(W[t-6] ⊕ W[t-16] ⊕ W[t-28] ⊕ W[t-32])   (t ≥ 32),
+//! ```
+//!
+//! obtained by expanding each term of the first once more; no word of a
+//! vector depends on another word of the same vector.
+//!
+//! **Batches** (`compress_lanes`): eight messages in the eight 32-bit lanes
+//! of `ymm` registers, every round computed for all eight at once.
+
+use core::arch::x86_64::{
+    __m128i, __m256i, _mm_loadu_si128, _mm256_add_epi32, _mm256_alignr_epi8, _mm256_and_si256, _mm256_bslli_epi128,
+    _mm256_bsrli_epi128, _mm256_loadu_si256, _mm256_or_si256, _mm256_permute2x128_si256, _mm256_set_m128i,
+    _mm256_set1_epi32, _mm256_setr_epi8, _mm256_setr_epi32, _mm256_shuffle_epi8, _mm256_slli_epi32, _mm256_srli_epi32,
+    _mm256_storeu_si256, _mm256_unpackhi_epi32, _mm256_unpackhi_epi64, _mm256_unpacklo_epi32, _mm256_unpacklo_epi64,
+    _mm256_xor_si256,
+};
+
+use hash_core::Block;
+use hash_core::typenum::U64;
+
+use crate::consts::K;
+
+/// ROTLⁿ of every 32-bit lane (§3.2); `$r` is 32 - `$l`.
+macro_rules! rol {
+    ($x:expr, $l:literal, $r:literal) => {{
+        let x = $x;
+        _mm256_or_si256(_mm256_slli_epi32::<$l>(x), _mm256_srli_epi32::<$r>(x))
+    }};
+}
+
+/// Byte order within each 32-bit word reversed: big-endian words (§3.1).
+#[inline]
+#[target_feature(enable = "avx2")]
+fn bswap_mask() -> __m256i {
+    #[rustfmt::skip]
+    let mask = _mm256_setr_epi8(
+        3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12,
+        3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12,
+    );
+    mask
+}
+
+/// 16 bytes of `bytes` from `at`.
+#[inline(always)]
+fn load128(bytes: &[u8; 64], at: usize) -> __m128i {
+    let chunk: &[u8] = &bytes[at..at + 16];
+    // SAFETY: `chunk` is 16 readable bytes (the slice index checked it);
+    // `loadu` has no alignment requirement.
+    unsafe { _mm_loadu_si128(chunk.as_ptr().cast()) }
+}
+
+/// A 64-byte slice as an array (one length check, folded away where the
+/// length is known).
+#[inline(always)]
+fn as_array(block: &[u8]) -> &[u8; 64] {
+    match block.try_into() {
+        Ok(b) => b,
+        Err(_) => unreachable!("blocks are 64 bytes"),
+    }
+}
+
+// ---------------------------------------------------------------------------
+// One message: SIMD schedule, scalar rounds.
+// ---------------------------------------------------------------------------
+
+/// Compress `blocks` into `state`.
+#[target_feature(enable = "avx2,bmi1,bmi2")]
+pub(crate) fn compress(state: &mut [u32; 5], blocks: &[Block<U64>]) {
+    let mut h = *state;
+    let mut wk = [0u32; 160];
+    let mut pairs = blocks.chunks_exact(2);
+    for pair in &mut pairs {
+        schedule_pair(&mut wk, as_array(&pair[0]), as_array(&pair[1]));
+        h = rounds(h, &wk, 0);
+        h = rounds(h, &wk, 4);
+    }
+    if let [last] = pairs.remainder() {
+        // An odd block out (a short message's only block, often): the
+        // scalar rounds with the schedule interleaved, here compiled with
+        // BMI, cost less than a SIMD schedule of which half is wasted.
+        h = super::portable::compress_block(h, last);
+    }
+    *state = h;
+}
+
+/// W[t] + K[t] for t = 0..80 of blocks `lo` and `hi` into `wk`: word t of
+/// `lo` at `8 * (t / 4) + t % 4`, of `hi` four words further.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn schedule_pair(wk: &mut [u32; 160], lo: &[u8; 64], hi: &[u8; 64]) {
+    let bswap = bswap_mask();
+    let mut w = [_mm256_set1_epi32(0); 20];
+
+    macro_rules! store {
+        ($j:expr) => {{
+            let k = _mm256_set1_epi32(K[$j / 5] as i32);
+            let out: &mut [u32] = &mut wk[8 * $j..8 * $j + 8];
+            // SAFETY: `out` is 32 writable bytes (the slice index checked
+            // it); `storeu` has no alignment requirement.
+            unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), _mm256_add_epi32(w[$j], k)) };
+        }};
+    }
+
+    // t = 0..15: the message words.
+    for j in 0..4 {
+        let both = _mm256_set_m128i(load128(hi, 16 * j), load128(lo, 16 * j));
+        w[j] = _mm256_shuffle_epi8(both, bswap);
+        store!(j);
+    }
+    // t = 16..31: ROTL¹(W[t-3] ⊕ W[t-8] ⊕ W[t-14] ⊕ W[t-16]).
+    for j in 4..8 {
+        // (W[t-14], .., W[t-11]) from the vectors of t-16 and t-12.
+        let t14 = _mm256_alignr_epi8::<8>(w[j - 3], w[j - 4]);
+        // (W[t-3], W[t-2], W[t-1], 0).
+        let t3 = _mm256_bsrli_epi128::<4>(w[j - 1]);
+        let x = _mm256_xor_si256(_mm256_xor_si256(w[j - 4], t14), _mm256_xor_si256(w[j - 2], t3));
+        let r = rol!(x, 1, 31);
+        // The fourth word still lacks W[t-3] = W[4j], the first word of
+        // this vector: ROTL¹(x₃ ⊕ ROTL¹(x₀)) = r₃ ⊕ ROTL²(x₀).
+        let x0 = _mm256_bslli_epi128::<12>(x);
+        w[j] = _mm256_xor_si256(r, rol!(x0, 2, 30));
+        store!(j);
+    }
+    // t = 32..79: ROTL²(W[t-6] ⊕ W[t-16] ⊕ W[t-28] ⊕ W[t-32]).
+    for j in 8..20 {
+        let t6 = _mm256_alignr_epi8::<8>(w[j - 1], w[j - 2]);
+        let x = _mm256_xor_si256(_mm256_xor_si256(t6, w[j - 4]), _mm256_xor_si256(w[j - 7], w[j - 8]));
+        w[j] = rol!(x, 2, 30);
+        store!(j);
+    }
+}
+
+/// Where W[t] + K[t] of the low block sits in the output of
+/// [`schedule_pair`].
+#[inline(always)]
+const fn wk_index(t: usize) -> usize {
+    8 * (t / 4) + t % 4
+}
+
+/// The 80 rounds (§6.1.2 step 3) of one block whose W[t] + K[t] sits in
+/// `wk` at `8 * (t / 4) + half + t % 4`; returns H(i) (step 4).
+#[inline]
+#[target_feature(enable = "bmi1,bmi2")]
+fn rounds(h: [u32; 5], wk: &[u32; 160], half: usize) -> [u32; 5] {
+    let [mut a, mut b, mut c, mut d, mut e] = h;
+
+    // T = ROTL⁵(a) + f(b, c, d) + e + (K + W); then the names rotate and
+    // only b changes in place, to ROTL³⁰(b). `f` adds its terms into e
+    // itself, so that disjoint terms need no OR.
+    macro_rules! round {
+        ($a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $t:expr) => {
+            $e = $e.wrapping_add(wk[wk_index($t) + half]);
+            $f!($e, $b, $c, $d);
+            $e = $e.wrapping_add($a.rotate_left(5));
+            $b = $b.rotate_left(30);
+        };
+    }
+    // Ch (§4.1.1): (x ∧ y) and (¬x ∧ z) never share a bit, so both are
+    // added; `andn` computes the second.
+    macro_rules! ch {
+        ($e:ident, $x:ident, $y:ident, $z:ident) => {
+            $e = $e.wrapping_add(!$x & $z).wrapping_add($x & $y);
+        };
+    }
+    macro_rules! parity {
+        ($e:ident, $x:ident, $y:ident, $z:ident) => {
+            $e = $e.wrapping_add($x ^ $y ^ $z);
+        };
+    }
+    // Maj = (x ∧ y) + (z ∧ (x ⊕ y)), again two disjoint terms.
+    macro_rules! maj {
+        ($e:ident, $x:ident, $y:ident, $z:ident) => {
+            $e = $e.wrapping_add($z & ($x ^ $y)).wrapping_add($x & $y);
+        };
+    }
+    macro_rules! twenty {
+        ($f:ident, $t:expr) => {
+            round!(a, b, c, d, e, $f, $t);
+            round!(e, a, b, c, d, $f, $t + 1);
+            round!(d, e, a, b, c, $f, $t + 2);
+            round!(c, d, e, a, b, $f, $t + 3);
+            round!(b, c, d, e, a, $f, $t + 4);
+            round!(a, b, c, d, e, $f, $t + 5);
+            round!(e, a, b, c, d, $f, $t + 6);
+            round!(d, e, a, b, c, $f, $t + 7);
+            round!(c, d, e, a, b, $f, $t + 8);
+            round!(b, c, d, e, a, $f, $t + 9);
+            round!(a, b, c, d, e, $f, $t + 10);
+            round!(e, a, b, c, d, $f, $t + 11);
+            round!(d, e, a, b, c, $f, $t + 12);
+            round!(c, d, e, a, b, $f, $t + 13);
+            round!(b, c, d, e, a, $f, $t + 14);
+            round!(a, b, c, d, e, $f, $t + 15);
+            round!(e, a, b, c, d, $f, $t + 16);
+            round!(d, e, a, b, c, $f, $t + 17);
+            round!(c, d, e, a, b, $f, $t + 18);
+            round!(b, c, d, e, a, $f, $t + 19);
+        };
+    }
+    twenty!(ch, 0);
+    twenty!(parity, 20);
+    twenty!(maj, 40);
+    twenty!(parity, 60);
+
+    [h[0].wrapping_add(a), h[1].wrapping_add(b), h[2].wrapping_add(c), h[3].wrapping_add(d), h[4].wrapping_add(e)]
+}
+
+// ---------------------------------------------------------------------------
+// Batches: eight messages, one per 32-bit lane.
+// ---------------------------------------------------------------------------
+
+/// Compress every block of `data[i]` into `states[i]` for the eight lanes.
+/// Every `data[i]` has the same length, a whole number of 64-byte blocks.
+#[target_feature(enable = "avx2")]
+pub(crate) fn compress_lanes(states: &mut [[u32; 5]; 8], data: [&[u8]; 8]) {
+    let len = data[0].len();
+    assert!(len.is_multiple_of(64) && data.iter().all(|d| d.len() == len), "lanes of equal whole blocks");
+
+    // H0..H4 of lane i in lane i of h[0..5].
+    let mut h = [_mm256_set1_epi32(0); 5];
+    for (j, hj) in h.iter_mut().enumerate() {
+        let s = |i: usize| states[i][j] as i32;
+        *hj = _mm256_setr_epi32(s(0), s(1), s(2), s(3), s(4), s(5), s(6), s(7));
+    }
+
+    for k in 0..len / 64 {
+        let blocks: [&[u8; 64]; 8] = core::array::from_fn(|i| as_array(&data[i][64 * k..64 * k + 64]));
+        let mut w = load_transposed(&blocks);
+        let [mut a, mut b, mut c, mut d, mut e] = h;
+
+        // Ch, Parity, Maj (§4.1.1).
+        macro_rules! ch {
+            ($x:expr, $y:expr, $z:expr) => {
+                _mm256_xor_si256($z, _mm256_and_si256($x, _mm256_xor_si256($y, $z)))
+            };
+        }
+        macro_rules! parity {
+            ($x:expr, $y:expr, $z:expr) => {
+                _mm256_xor_si256(_mm256_xor_si256($x, $y), $z)
+            };
+        }
+        macro_rules! maj {
+            ($x:expr, $y:expr, $z:expr) => {
+                _mm256_or_si256(_mm256_and_si256($x, $y), _mm256_and_si256($z, _mm256_or_si256($x, $y)))
+            };
+        }
+        // §6.1.2 step 1 for t >= 16, in the 16-word ring.
+        macro_rules! schedule {
+            ($t:expr) => {{
+                let x = _mm256_xor_si256(
+                    _mm256_xor_si256(w[($t - 3) & 15], w[($t - 8) & 15]),
+                    _mm256_xor_si256(w[($t - 14) & 15], w[$t & 15]),
+                );
+                w[$t & 15] = rol!(x, 1, 31);
+            }};
+        }
+        // Step 3: e += ROTL⁵(a) + f(b, c, d) + K + W; b = ROTL³⁰(b); the
+        // names rotate.
+        macro_rules! round {
+            ($a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $k:expr, $t:expr) => {
+                if $t >= 16 {
+                    schedule!($t);
+                }
+                $e = _mm256_add_epi32($e, _mm256_add_epi32(w[$t & 15], $k));
+                $e = _mm256_add_epi32($e, $f!($b, $c, $d));
+                $e = _mm256_add_epi32($e, rol!($a, 5, 27));
+                $b = rol!($b, 30, 2);
+            };
+        }
+        macro_rules! twenty {
+            ($f:ident, $t:expr) => {{
+                let k = _mm256_set1_epi32(K[$t / 20] as i32);
+                round!(a, b, c, d, e, $f, k, $t);
+                round!(e, a, b, c, d, $f, k, $t + 1);
+                round!(d, e, a, b, c, $f, k, $t + 2);
+                round!(c, d, e, a, b, $f, k, $t + 3);
+                round!(b, c, d, e, a, $f, k, $t + 4);
+                round!(a, b, c, d, e, $f, k, $t + 5);
+                round!(e, a, b, c, d, $f, k, $t + 6);
+                round!(d, e, a, b, c, $f, k, $t + 7);
+                round!(c, d, e, a, b, $f, k, $t + 8);
+                round!(b, c, d, e, a, $f, k, $t + 9);
+                round!(a, b, c, d, e, $f, k, $t + 10);
+                round!(e, a, b, c, d, $f, k, $t + 11);
+                round!(d, e, a, b, c, $f, k, $t + 12);
+                round!(c, d, e, a, b, $f, k, $t + 13);
+                round!(b, c, d, e, a, $f, k, $t + 14);
+                round!(a, b, c, d, e, $f, k, $t + 15);
+                round!(e, a, b, c, d, $f, k, $t + 16);
+                round!(d, e, a, b, c, $f, k, $t + 17);
+                round!(c, d, e, a, b, $f, k, $t + 18);
+                round!(b, c, d, e, a, $f, k, $t + 19);
+            }};
+        }
+        twenty!(ch, 0);
+        twenty!(parity, 20);
+        twenty!(maj, 40);
+        twenty!(parity, 60);
+
+        // Step 4.
+        for (hj, v) in h.iter_mut().zip([a, b, c, d, e]) {
+            *hj = _mm256_add_epi32(*hj, v);
+        }
+    }
+
+    for (j, hj) in h.iter().enumerate() {
+        let mut out = [0u32; 8];
+        // SAFETY: `out` is 32 writable bytes; `storeu` has no alignment
+        // requirement.
+        unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), *hj) };
+        for (state, word) in states.iter_mut().zip(out) {
+            state[j] = word;
+        }
+    }
+}
+
+/// W[0..16] of the eight blocks, big-endian words (§6.1.2 step 1), word t
+/// of block i in lane i of `w[t]`: two 8×8 transposes of 32-bit words.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn load_transposed(blocks: &[&[u8; 64]; 8]) -> [__m256i; 16] {
+    let bswap = bswap_mask();
+    let mut w = [_mm256_set1_epi32(0); 16];
+    for half in 0..2 {
+        let rows: [__m256i; 8] = core::array::from_fn(|i| {
+            let bytes: &[u8] = &blocks[i][32 * half..32 * half + 32];
+            // SAFETY: `bytes` is 32 readable bytes (the slice index checked
+            // it); `loadu` has no alignment requirement.
+            let raw = unsafe { _mm256_loadu_si256(bytes.as_ptr().cast()) };
+            _mm256_shuffle_epi8(raw, bswap)
+        });
+        // Pairs of rows interleaved by word, then by pairs of words: each
+        // 128-bit half then holds one word of four rows.
+        let t: [__m256i; 8] = core::array::from_fn(|i| {
+            let (x, y) = (rows[i / 2 * 2], rows[i / 2 * 2 + 1]);
+            if i % 2 == 0 { _mm256_unpacklo_epi32(x, y) } else { _mm256_unpackhi_epi32(x, y) }
+        });
+        // u[4g + j]: word j (low half) and j + 4 (high half) of rows 4g..4g+4.
+        let u: [__m256i; 8] = core::array::from_fn(|i| {
+            let (g, j) = (i / 4, i % 4);
+            let (x, y) = (t[4 * g + j / 2], t[4 * g + j / 2 + 2]);
+            if j % 2 == 0 { _mm256_unpacklo_epi64(x, y) } else { _mm256_unpackhi_epi64(x, y) }
+        });
+        for j in 0..4 {
+            w[8 * half + j] = _mm256_permute2x128_si256::<0x20>(u[j], u[4 + j]);
+            w[8 * half + j + 4] = _mm256_permute2x128_si256::<0x31>(u[j], u[4 + j]);
+        }
+    }
+    w
+}
