@@ -1,20 +1,49 @@
 //! Backend selection and dispatch: the one place that picks a compression
 //! function for a [`Backend`].
+//!
+//! Every entry point here is reachable from safe public code with any
+//! `Backend` value (`<algorithm::Sha512 as hash_core::Algorithm>::compress`
+//! does not go through `with_backend`'s check), so each one checks, with
+//! `cpufeatures`' cached flag, that the CPU has the backend's features
+//! before it calls `#[target_feature]` code, and panics otherwise.
 
 use hash_core::typenum::U128;
 use hash_core::{BackendKind, Block, DetectCache, FixedAlgorithm, Hasher};
 
 mod portable;
+#[cfg(all(target_arch = "x86_64", feature = "avx2"))]
+mod x86_avx2;
+
+#[cfg(all(target_arch = "x86_64", feature = "avx2"))]
+cpufeatures::new!(cpu_avx2, "avx2", "bmi1", "bmi2");
 
 /// A SHA-512 compression backend (shared by SHA-384, SHA-512/224 and
 /// SHA-512/256).
 ///
-/// [`Backend::detect`] picks the best one for this CPU; every hasher's
-/// `with_backend` forces one (it panics, naming the missing CPU features, if
-/// this CPU lacks them; `try_with_backend` returns the error instead).
+/// [`Backend::detect`] picks the best one for this CPU (AVX2, then
+/// portable); every hasher's `with_backend` forces one (it panics, naming
+/// the missing CPU features, if this CPU lacks them; `try_with_backend`
+/// returns the error instead). The same value selects both the
+/// single-message path and the batch engine of `digest_many`.
+///
+/// Every variant exists in every build; one whose cargo feature is off, or
+/// that needs x86-64 on another target, reports `is_supported() == false`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Backend {
+    /// AVX2, BMI1 and BMI2 (Intel Haswell and later, AMD Zen and later;
+    /// no x86 CPU of those has SHA-512 instructions).
+    ///
+    /// One message: the message schedule of two blocks at once in the two
+    /// 128-bit halves of `ymm` registers, `W + K` spilled to the stack, and
+    /// the rounds on general registers with BMI2 `rorx` rotations.
+    /// `digest_many`: four messages at once, one per 64-bit lane of the
+    /// `ymm` registers; the last few messages of a batch, once fewer than
+    /// three lanes would be busy, go through the one-message path.
+    ///
+    /// Needs x86-64 with `avx2`, `bmi1`, `bmi2` and the `avx2` cargo feature
+    /// (on by default).
+    Avx2,
     /// Safe, fully unrolled Rust; runs everywhere. One message: one block
     /// at a time. `digest_many`: the messages one after another.
     Portable,
@@ -23,16 +52,18 @@ pub enum Backend {
 static DETECTED: DetectCache = DetectCache::new();
 
 impl BackendKind for Backend {
-    const ALL: &'static [Backend] = &[Backend::Portable];
+    const ALL: &'static [Backend] = &[Backend::Avx2, Backend::Portable];
 
     fn name(self) -> &'static str {
         match self {
+            Backend::Avx2 => "avx2",
             Backend::Portable => "portable",
         }
     }
 
     fn requires(self) -> &'static str {
         match self {
+            Backend::Avx2 => "x86-64 with avx2, bmi1, bmi2 and the `avx2` cargo feature",
             Backend::Portable => "",
         }
     }
@@ -40,6 +71,7 @@ impl BackendKind for Backend {
     #[inline]
     fn is_supported(self) -> bool {
         match self {
+            Backend::Avx2 => avx2_supported(),
             Backend::Portable => true,
         }
     }
@@ -52,22 +84,68 @@ impl BackendKind for Backend {
 
 hash_core::backend_api!(Backend);
 
+/// Whether the AVX2 backend is compiled in and this CPU can run it.
+#[inline]
+fn avx2_supported() -> bool {
+    #[cfg(all(target_arch = "x86_64", feature = "avx2"))]
+    {
+        cpu_avx2::get()
+    }
+    #[cfg(not(all(target_arch = "x86_64", feature = "avx2")))]
+    {
+        false
+    }
+}
+
+/// The panic for a backend that was not checked with `Backend::check`.
+#[cold]
+#[inline(never)]
+#[track_caller]
+fn unsupported(backend: Backend) -> ! {
+    panic!("sha512: {}", backend.check().expect_err("only called for unsupported backends"))
+}
+
 /// Compress `blocks` into `state` with `backend` (FIPS 180-4 §6.4.2).
+///
+/// # Panics
+/// If this CPU (or this build) does not support `backend`.
 #[inline]
 pub(crate) fn compress(backend: Backend, state: &mut [u64; 8], blocks: &[Block<U128>]) {
     match backend {
+        Backend::Avx2 => {
+            #[cfg(all(target_arch = "x86_64", feature = "avx2"))]
+            if cpu_avx2::get() {
+                // SAFETY: `cpu_avx2::get()` just confirmed that this CPU has
+                // avx2, bmi1 and bmi2, the features `compress` enables.
+                unsafe { x86_avx2::compress(state, blocks) };
+                return;
+            }
+            unsupported(backend)
+        }
         Backend::Portable => portable::compress(state, blocks),
     }
 }
 
-/// Hash each of `inputs` into the matching slot of `outputs` with
-/// `backend`, which the caller has checked.
-#[inline]
+/// Hash each of `inputs` into the matching `outputs` slot with `backend`'s
+/// batch engine (see the variants' docs); `A` is one of the SHA-512 family.
+///
+/// # Panics
+/// If this CPU (or this build) does not support `backend`.
 pub(crate) fn digest_many<A>(backend: Backend, inputs: &[&[u8]], outputs: &mut [A::Output])
 where
     A: FixedAlgorithm<Backend = Backend, State = [u64; 8], BlockSize = U128>,
 {
     match backend {
+        Backend::Avx2 => {
+            #[cfg(all(target_arch = "x86_64", feature = "avx2"))]
+            if cpu_avx2::get() {
+                for (input, output) in inputs.iter().zip(outputs.iter_mut()) {
+                    *output = Hasher::<A>::digest_with_backend(backend, input);
+                }
+                return;
+            }
+            unsupported(backend)
+        }
         Backend::Portable => {
             for (input, output) in inputs.iter().zip(outputs.iter_mut()) {
                 *output = Hasher::<A>::digest_with_backend(backend, input);

@@ -1,0 +1,224 @@
+//! AVX2 + BMI2 SHA-512 (FIPS 180-4 §6.4.2), for x86-64 CPUs without SHA-512
+//! instructions.
+//!
+//! One message ([`compress`]): blocks are taken two at a time. The message
+//! schedule (§6.4.2 step 1) of both blocks is computed together in `ymm`
+//! registers, block one in the low 128-bit half and block two in the high
+//! half, two 64-bit words per half, so that `vpalignr` (which works within
+//! each half) lines up W[t-15] and W[t-7] for both blocks at once. W[t] +
+//! K[t] is spilled to the stack, and the 80 rounds (§6.4.2 step 3) run on
+//! general-purpose registers with BMI2 `rorx` rotations and BMI1 `andn`:
+//! block one's rounds interleaved with the vector schedule, then block
+//! two's rounds from the stack. This is the layout of Intel's "Fast SHA-512
+//! Implementations on Intel Architecture Processors" (rorx variant) and of
+//! OpenSSL's `sha512-x86_64` AVX2 path.
+//!
+//! Many messages ([`digest_many`]): four messages at once, one per 64-bit
+//! lane of the `ymm` registers (see [`compress4`]), driven by
+//! `hash_core::multi`'s lane scheduler.
+
+use core::arch::x86_64::{
+    __m128i, __m256i, _mm_loadu_si128, _mm256_add_epi64, _mm256_alignr_epi8, _mm256_loadu_si256, _mm256_set_epi8,
+    _mm256_set_m128i, _mm256_shuffle_epi8, _mm256_slli_epi64, _mm256_srli_epi64, _mm256_storeu_si256, _mm256_xor_si256,
+};
+
+use hash_core::Block;
+use hash_core::typenum::U128;
+
+use super::portable::{big_sigma0, big_sigma1, ch, maj};
+use crate::consts::K;
+
+/// `vpshufb` control that reverses the bytes of each 64-bit word
+/// (big-endian message words, §3.1 and §6.4.2 step 1).
+#[inline]
+#[target_feature(enable = "avx2")]
+fn bswap64_mask() -> __m256i {
+    _mm256_set_epi8(
+        8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7,
+    )
+}
+
+/// Bytes `16 * i .. 16 * i + 16` of `a` in the low half and of `b` in the
+/// high half, each 64-bit word byte-swapped: words 2i and 2i+1 of both
+/// blocks.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn load_pair(a: &Block<U128>, b: &Block<U128>, i: usize) -> __m256i {
+    let a = &a[16 * i..16 * i + 16];
+    let b = &b[16 * i..16 * i + 16];
+    // SAFETY: `a` is a 16-byte slice (indexing checked it), and `loadu`
+    // has no alignment requirement; sse2 is implied by avx2.
+    let lo = unsafe { _mm_loadu_si128(a.as_ptr().cast::<__m128i>()) };
+    // SAFETY: as above, for `b`.
+    let hi = unsafe { _mm_loadu_si128(b.as_ptr().cast::<__m128i>()) };
+    _mm256_shuffle_epi8(_mm256_set_m128i(hi, lo), bswap64_mask())
+}
+
+/// K[2i], K[2i+1], K[2i], K[2i+1] at index i: the round constants of a
+/// pair of rounds for both blocks.
+static K_PAIRS: [[u64; 4]; 40] = {
+    let mut out = [[0; 4]; 40];
+    let mut i = 0;
+    while i < 40 {
+        out[i] = [K[2 * i], K[2 * i + 1], K[2 * i], K[2 * i + 1]];
+        i += 1;
+    }
+    out
+};
+
+/// K[2i], K[2i+1] in both 128-bit halves.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn k_pair(i: usize) -> __m256i {
+    let k = &K_PAIRS[i];
+    // SAFETY: `k` is 32 readable bytes, and `loadu` has no alignment
+    // requirement.
+    unsafe { _mm256_loadu_si256(k.as_ptr().cast::<__m256i>()) }
+}
+
+/// `vpshufb` control that rotates each 64-bit word right by 8 bits.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn rotr8_mask() -> __m256i {
+    _mm256_set_epi8(
+        8, 15, 14, 13, 12, 11, 10, 9, 0, 7, 6, 5, 4, 3, 2, 1, 8, 15, 14, 13, 12, 11, 10, 9, 0, 7, 6, 5, 4, 3, 2, 1,
+    )
+}
+
+/// σ0 (§4.1.3, (4.12)) of every 64-bit lane: ROTR 1 ⊕ ROTR 8 ⊕ SHR 7, with
+/// ROTR 8 as one byte shuffle.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn small_sigma0(x: __m256i) -> __m256i {
+    let r = _mm256_xor_si256(_mm256_srli_epi64::<1>(x), _mm256_slli_epi64::<63>(x));
+    let r = _mm256_xor_si256(r, _mm256_shuffle_epi8(x, rotr8_mask()));
+    _mm256_xor_si256(r, _mm256_srli_epi64::<7>(x))
+}
+
+/// σ1 (4.13) of every 64-bit lane: ROTR 19 ⊕ ROTR 61 ⊕ SHR 6.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn small_sigma1(x: __m256i) -> __m256i {
+    let r = _mm256_xor_si256(_mm256_srli_epi64::<19>(x), _mm256_slli_epi64::<45>(x));
+    let r = _mm256_xor_si256(r, _mm256_srli_epi64::<61>(x));
+    let r = _mm256_xor_si256(r, _mm256_slli_epi64::<3>(x));
+    _mm256_xor_si256(r, _mm256_srli_epi64::<6>(x))
+}
+
+/// The next two schedule words of both blocks (§6.4.2 step 1):
+/// W[t] = σ1(W[t-2]) + W[t-7] + σ0(W[t-15]) + W[t-16], and the same one
+/// further for W[t+1]. The arguments hold, for each block, the words
+/// t-16 and t-15 (`w16`), t-14 and t-13 (`w14`), t-8 and t-7 (`w8`), t-6
+/// and t-5 (`w6`), t-2 and t-1 (`w2`). Neither new word needs the other:
+/// σ1's inputs W[t-2], W[t-1] are both in `w2`.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn schedule_pair(w16: __m256i, w14: __m256i, w8: __m256i, w6: __m256i, w2: __m256i) -> __m256i {
+    // W[t-15], W[t-14] and W[t-7], W[t-6]: `vpalignr` shifts within each
+    // 128-bit half, so each block stays in its own half.
+    let w15 = _mm256_alignr_epi8::<8>(w14, w16);
+    let w7 = _mm256_alignr_epi8::<8>(w6, w8);
+    let s = _mm256_add_epi64(w16, small_sigma0(w15));
+    let s = _mm256_add_epi64(s, w7);
+    _mm256_add_epi64(s, small_sigma1(w2))
+}
+
+/// Store `v` to `out` (the W + K spill area).
+#[inline]
+#[target_feature(enable = "avx2")]
+fn store(out: &mut [u64; 4], v: __m256i) {
+    // SAFETY: `out` is 32 writable bytes, and `storeu` has no alignment
+    // requirement.
+    unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast::<__m256i>(), v) }
+}
+
+/// One round (§6.4.2 step 3) with the variables named in rotated order:
+/// T1 = h + Σ1(e) + Ch(e, f, g) + K[t] + W[t] goes into d (the next e) and
+/// T1 + T2 into h (the next a). `wk` is K[t] + W[t].
+macro_rules! round {
+    ($a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident, $wk:expr) => {
+        let t1 = $h.wrapping_add($wk).wrapping_add(ch($e, $f, $g)).wrapping_add(big_sigma1($e));
+        $d = $d.wrapping_add(t1);
+        $h = t1.wrapping_add(maj($a, $b, $c)).wrapping_add(big_sigma0($a));
+    };
+}
+
+/// Eight rounds reading W + K from `wk[t / 2][half + t % 2]`.
+macro_rules! eight_rounds {
+    ($v:ident, $wk:ident, $half:expr, $t:expr) => {
+        let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = $v;
+        round!(a, b, c, d, e, f, g, h, $wk[$t / 2][$half]);
+        round!(h, a, b, c, d, e, f, g, $wk[$t / 2][$half + 1]);
+        round!(g, h, a, b, c, d, e, f, $wk[$t / 2 + 1][$half]);
+        round!(f, g, h, a, b, c, d, e, $wk[$t / 2 + 1][$half + 1]);
+        round!(e, f, g, h, a, b, c, d, $wk[$t / 2 + 2][$half]);
+        round!(d, e, f, g, h, a, b, c, $wk[$t / 2 + 2][$half + 1]);
+        round!(c, d, e, f, g, h, a, b, $wk[$t / 2 + 3][$half]);
+        round!(b, c, d, e, f, g, h, a, $wk[$t / 2 + 3][$half + 1]);
+        $v = [a, b, c, d, e, f, g, h];
+    };
+}
+
+/// Compress each block in turn: pairs of blocks share one vector message
+/// schedule; an odd last block is scheduled alongside itself.
+#[target_feature(enable = "avx2,bmi1,bmi2")]
+pub(super) fn compress(state: &mut [u64; 8], blocks: &[Block<U128>]) {
+    // W[t] + K[t] of both blocks of a pair: `wk[t / 2]` is [first's W+K
+    // for t, t+1 (t even), second's for t, t+1]. Every entry is written
+    // before it is read; zeroing it once per call keeps this safe code.
+    let mut wk = [[0u64; 4]; 40];
+    let mut pairs = blocks.chunks_exact(2);
+    for pair in &mut pairs {
+        compress_pair(state, &mut wk, &pair[0], Some(&pair[1]));
+    }
+    if let [last] = pairs.remainder() {
+        compress_pair(state, &mut wk, last, None);
+    }
+}
+
+/// Compress `first`, then `second` if there is one.
+#[inline]
+#[target_feature(enable = "avx2,bmi1,bmi2")]
+fn compress_pair(state: &mut [u64; 8], wk: &mut [[u64; 4]; 40], first: &Block<U128>, second: Option<&Block<U128>>) {
+    let other = second.unwrap_or(first);
+    // The 16-word window of the schedule, two words of each block per
+    // register.
+    let mut x: [__m256i; 8] = core::array::from_fn(|i| load_pair(first, other, i));
+    for (i, xi) in x.iter().enumerate() {
+        store(&mut wk[i], _mm256_add_epi64(*xi, k_pair(i)));
+    }
+
+    // Rounds 0..63 of the first block, while the schedule runs 16 words
+    // ahead: rounds 8i..8i+7 are matched by words 8i+16..8i+23. The loop
+    // (rather than full unrolling) keeps each batch of vector work next to
+    // the rounds it overlaps with: code generation moves vector work freely
+    // within a basic block, and a long run of it ahead of the rounds would
+    // stall the scalar pipeline.
+    let mut v = *state;
+    for i in 0..8 {
+        // `y[j]` holds words 8i+2j, 8i+2j+1; `y[8..12]` are the new ones.
+        let mut y = [x[0]; 12];
+        y[..8].copy_from_slice(&x);
+        for j in 0..4 {
+            y[8 + j] = schedule_pair(y[j], y[j + 1], y[j + 4], y[j + 5], y[j + 7]);
+            store(&mut wk[4 * i + 8 + j], _mm256_add_epi64(y[8 + j], k_pair(4 * i + 8 + j)));
+        }
+        x.copy_from_slice(&y[4..]);
+        eight_rounds!(v, wk, 0, 8 * i);
+    }
+    eight_rounds!(v, wk, 0, 64);
+    eight_rounds!(v, wk, 0, 72);
+    for (s, w) in state.iter_mut().zip(v) {
+        *s = s.wrapping_add(w);
+    }
+
+    if second.is_some() {
+        let mut v = *state;
+        for t in (0..80).step_by(8) {
+            eight_rounds!(v, wk, 2, t);
+        }
+        for (s, w) in state.iter_mut().zip(v) {
+            *s = s.wrapping_add(w);
+        }
+    }
+}
