@@ -15,9 +15,11 @@
 //! both halves.
 
 use core::arch::x86_64::{
-    __m256i, _mm_loadu_si128, _mm256_add_epi32, _mm256_alignr_epi8, _mm256_loadu_si256, _mm256_set_epi64x,
-    _mm256_set_m128i, _mm256_shuffle_epi8, _mm256_shuffle_epi32, _mm256_slli_epi32, _mm256_srli_epi32,
-    _mm256_srli_epi64, _mm256_storeu_si256, _mm256_xor_si256,
+    __m256i, _mm_loadu_si128, _mm256_add_epi32, _mm256_alignr_epi8, _mm256_and_si256, _mm256_andnot_si256,
+    _mm256_loadu_si256, _mm256_or_si256, _mm256_permute2x128_si256, _mm256_set_epi64x, _mm256_set_m128i,
+    _mm256_set1_epi32, _mm256_setzero_si256, _mm256_shuffle_epi8, _mm256_shuffle_epi32, _mm256_slli_epi32,
+    _mm256_srli_epi32, _mm256_srli_epi64, _mm256_storeu_si256, _mm256_unpackhi_epi32, _mm256_unpackhi_epi64,
+    _mm256_unpacklo_epi32, _mm256_unpacklo_epi64, _mm256_xor_si256,
 };
 
 use hash_core::typenum::U64;
@@ -225,7 +227,190 @@ pub(super) fn compress(state: &mut [u32; 8], blocks: &[Block<U64>]) {
     }
 }
 
-/// Hash each of `inputs` into the matching `outputs` slot.
+/// Lanes of the batch engine: one message per 32-bit lane of a `ymm`.
+const LANES: usize = 8;
+
+/// The fewest busy lanes for which the 8-lane engine beats hashing the rest
+/// one at a time with [`compress`]; below it the scheduler finishes them
+/// alone.
+const MIN_ACTIVE: usize = 3;
+
+/// A 32-bit rotation right by `$n` of every lane (`$m` = 32 - `$n`).
+macro_rules! ror {
+    ($x:expr, $n:literal, $m:literal) => {
+        _mm256_or_si256(_mm256_srli_epi32::<$n>($x), _mm256_slli_epi32::<$m>($x))
+    };
+}
+
+/// Transpose the 8 x 8 matrix of 32-bit words whose rows are `r`.
+#[inline]
+#[target_feature(enable = "avx2,bmi1,bmi2")]
+fn transpose(r: [__m256i; 8]) -> [__m256i; 8] {
+    let t0 = _mm256_unpacklo_epi32(r[0], r[1]);
+    let t1 = _mm256_unpackhi_epi32(r[0], r[1]);
+    let t2 = _mm256_unpacklo_epi32(r[2], r[3]);
+    let t3 = _mm256_unpackhi_epi32(r[2], r[3]);
+    let t4 = _mm256_unpacklo_epi32(r[4], r[5]);
+    let t5 = _mm256_unpackhi_epi32(r[4], r[5]);
+    let t6 = _mm256_unpacklo_epi32(r[6], r[7]);
+    let t7 = _mm256_unpackhi_epi32(r[6], r[7]);
+    // Columns 0/4, 1/5, 2/6, 3/7 of rows 0..4 and of rows 4..8.
+    let u0 = _mm256_unpacklo_epi64(t0, t2);
+    let u1 = _mm256_unpackhi_epi64(t0, t2);
+    let u2 = _mm256_unpacklo_epi64(t1, t3);
+    let u3 = _mm256_unpackhi_epi64(t1, t3);
+    let u4 = _mm256_unpacklo_epi64(t4, t6);
+    let u5 = _mm256_unpackhi_epi64(t4, t6);
+    let u6 = _mm256_unpacklo_epi64(t5, t7);
+    let u7 = _mm256_unpackhi_epi64(t5, t7);
+    [
+        _mm256_permute2x128_si256::<0x20>(u0, u4),
+        _mm256_permute2x128_si256::<0x20>(u1, u5),
+        _mm256_permute2x128_si256::<0x20>(u2, u6),
+        _mm256_permute2x128_si256::<0x20>(u3, u7),
+        _mm256_permute2x128_si256::<0x31>(u0, u4),
+        _mm256_permute2x128_si256::<0x31>(u1, u5),
+        _mm256_permute2x128_si256::<0x31>(u2, u6),
+        _mm256_permute2x128_si256::<0x31>(u3, u7),
+    ]
+}
+
+/// Eight u32 from memory.
+#[inline]
+#[target_feature(enable = "avx2,bmi1,bmi2")]
+fn load8(words: &[u8; 32]) -> __m256i {
+    // SAFETY: `words` is 32 bytes; loadu has no alignment requirement.
+    unsafe { _mm256_loadu_si256(words.as_ptr().cast()) }
+}
+
+/// Message words 0..8 (`half == 0`) or 8..16 (`half == 1`) of block `i` of
+/// every lane, one word per vector, lane `s` holding message `s`'s word
+/// (big-endian, §3.1, §5.2.1).
+#[inline]
+#[target_feature(enable = "avx2,bmi1,bmi2")]
+fn load_words(rows: &[&[[u8; 32]]; LANES], i: usize) -> [__m256i; 8] {
+    let swap = 0x0c0d_0e0f_0809_0a0b;
+    let swap = _mm256_set_epi64x(swap, 0x0405_0607_0001_0203, swap, 0x0405_0607_0001_0203);
+    let mut r = [_mm256_setzero_si256(); 8];
+    for (v, lane) in r.iter_mut().zip(rows) {
+        *v = _mm256_shuffle_epi8(load8(&lane[i]), swap);
+    }
+    transpose(r)
+}
+
+/// σ0 (4.6) of every lane.
+#[inline]
+#[target_feature(enable = "avx2,bmi1,bmi2")]
+fn small_sigma0(x: __m256i) -> __m256i {
+    _mm256_xor_si256(_mm256_xor_si256(ror!(x, 7, 25), ror!(x, 18, 14)), _mm256_srli_epi32::<3>(x))
+}
+
+/// σ1 (4.7) of every lane.
+#[inline]
+#[target_feature(enable = "avx2,bmi1,bmi2")]
+fn small_sigma1(x: __m256i) -> __m256i {
+    _mm256_xor_si256(_mm256_xor_si256(ror!(x, 17, 15), ror!(x, 19, 13)), _mm256_srli_epi32::<10>(x))
+}
+
+/// Σ0 (4.4) of every lane.
+#[inline]
+#[target_feature(enable = "avx2,bmi1,bmi2")]
+fn big_sigma0(x: __m256i) -> __m256i {
+    _mm256_xor_si256(_mm256_xor_si256(ror!(x, 2, 30), ror!(x, 13, 19)), ror!(x, 22, 10))
+}
+
+/// Σ1 (4.5) of every lane.
+#[inline]
+#[target_feature(enable = "avx2,bmi1,bmi2")]
+fn big_sigma1(x: __m256i) -> __m256i {
+    _mm256_xor_si256(_mm256_xor_si256(ror!(x, 6, 26), ror!(x, 11, 21)), ror!(x, 25, 7))
+}
+
+/// One round of every lane (§6.2.2 step 3), in the rotated-names form of
+/// [`round!`], with `W[t] + K[t]` in `$wk`.
+macro_rules! lane_round {
+    ($a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident, $ab:ident, $wk:expr) => {
+        // Ch (4.2) = (e ∧ f) ⊕ (¬e ∧ g).
+        let ch = _mm256_xor_si256(_mm256_and_si256($e, $f), _mm256_andnot_si256($e, $g));
+        let t1 = _mm256_add_epi32(_mm256_add_epi32($h, $wk), _mm256_add_epi32(ch, big_sigma1($e)));
+        $d = _mm256_add_epi32($d, t1);
+        // Maj (4.3) = ((a ⊕ b) ∧ (b ⊕ c)) ⊕ b.
+        let ab = _mm256_xor_si256($a, $b);
+        let maj = _mm256_xor_si256(_mm256_and_si256(ab, $ab), $b);
+        $ab = ab;
+        $h = _mm256_add_epi32(t1, _mm256_add_epi32(big_sigma0($a), maj));
+    };
+}
+
+/// Rounds `t..t+8` of every lane; for `t >= 16` each round first extends
+/// the 16-word ring `w` with W[t] (§6.2.2 step 1).
+macro_rules! lane_eight_rounds {
+    ([$a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident], $ab:ident, $w:ident, $t:expr) => {
+        let t: usize = $t;
+        let wk = |w: &mut [__m256i; 16], i: usize| {
+            let i = t + i;
+            if i >= 16 {
+                w[i % 16] = _mm256_add_epi32(
+                    _mm256_add_epi32(small_sigma1(w[(i - 2) % 16]), w[(i - 7) % 16]),
+                    _mm256_add_epi32(small_sigma0(w[(i - 15) % 16]), w[i % 16]),
+                );
+            }
+            _mm256_add_epi32(w[i % 16], _mm256_set1_epi32(K[i] as i32))
+        };
+        lane_round!($a, $b, $c, $d, $e, $f, $g, $h, $ab, wk(&mut $w, 0));
+        lane_round!($h, $a, $b, $c, $d, $e, $f, $g, $ab, wk(&mut $w, 1));
+        lane_round!($g, $h, $a, $b, $c, $d, $e, $f, $ab, wk(&mut $w, 2));
+        lane_round!($f, $g, $h, $a, $b, $c, $d, $e, $ab, wk(&mut $w, 3));
+        lane_round!($e, $f, $g, $h, $a, $b, $c, $d, $ab, wk(&mut $w, 4));
+        lane_round!($d, $e, $f, $g, $h, $a, $b, $c, $ab, wk(&mut $w, 5));
+        lane_round!($c, $d, $e, $f, $g, $h, $a, $b, $ab, wk(&mut $w, 6));
+        lane_round!($b, $c, $d, $e, $f, $g, $h, $a, $ab, wk(&mut $w, 7));
+    };
+}
+
+/// Compress `data[s]` into `states[s]` for all eight lanes; the slices
+/// have equal lengths, a whole number of blocks (the scheduler's contract).
+#[target_feature(enable = "avx2,bmi1,bmi2")]
+fn compress_lanes(states: &mut [[u32; 8]; LANES], data: [&[u8]; LANES]) {
+    // The state transposed: `v[j]` holds working variable j of every lane.
+    let mut rows = [_mm256_setzero_si256(); 8];
+    for (row, state) in rows.iter_mut().zip(states.iter()) {
+        // SAFETY: `state` is eight u32 (32 bytes); loadu has no alignment requirement.
+        *row = unsafe { _mm256_loadu_si256(state.as_ptr().cast()) };
+    }
+    let mut v = transpose(rows);
+    // Each block as two 32-byte rows.
+    let mut halves: [&[[u8; 32]]; LANES] = [&[]; LANES];
+    for (h, d) in halves.iter_mut().zip(data) {
+        *h = d.as_chunks::<32>().0;
+    }
+    let blocks = halves.iter().map(|h| h.len() / 2).min().unwrap_or(0);
+    for i in 0..blocks {
+        let lo = load_words(&halves, 2 * i);
+        let hi = load_words(&halves, 2 * i + 1);
+        let mut w = [
+            lo[0], lo[1], lo[2], lo[3], lo[4], lo[5], lo[6], lo[7], hi[0], hi[1], hi[2], hi[3], hi[4], hi[5], hi[6],
+            hi[7],
+        ];
+        let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = v;
+        let mut ab = _mm256_xor_si256(b, c);
+        for k in 0..8 {
+            lane_eight_rounds!([a, b, c, d, e, f, g, h], ab, w, 8 * k);
+        }
+        // Step 4.
+        for (x, y) in v.iter_mut().zip([a, b, c, d, e, f, g, h]) {
+            *x = _mm256_add_epi32(*x, y);
+        }
+    }
+    let rows = transpose(v);
+    for (state, row) in states.iter_mut().zip(rows) {
+        // SAFETY: `state` is eight u32 (32 bytes); storeu has no alignment requirement.
+        unsafe { _mm256_storeu_si256(state.as_mut_ptr().cast(), row) };
+    }
+}
+
+/// Hash each of `inputs` into the matching `outputs` slot, eight messages
+/// at a time (see `hash_core::multi`).
 ///
 /// # Safety
 /// The CPU must support avx2, bmi1 and bmi2.
@@ -233,7 +418,9 @@ pub(super) unsafe fn digest_many<A>(inputs: &[&[u8]], outputs: &mut [A::Output])
 where
     A: FixedAlgorithm<State = [u32; 8], Backend = Backend>,
 {
-    for (input, output) in inputs.iter().zip(outputs.iter_mut()) {
-        *output = hash_core::Hasher::<A>::digest_with_backend(Backend::Avx2, input);
-    }
+    hash_core::multi::digest_many_lanes::<A, LANES>(Backend::Avx2, inputs, outputs, MIN_ACTIVE, |states, data| {
+        // SAFETY: the caller of `digest_many` guarantees the CPU features
+        // that `compress_lanes` enables.
+        unsafe { compress_lanes(states, data) }
+    });
 }
