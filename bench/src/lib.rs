@@ -163,7 +163,9 @@ pub struct ManySubject {
 }
 
 impl ManySubject {
-    fn new<F>(algo: &'static Algo, label: String, baseline: bool, f: F) -> Self
+    /// A batch subject that hashes `inputs[i]` into the first
+    /// `algo.out_len` bytes of `outputs[i]`.
+    pub fn new<F>(algo: &'static Algo, label: String, baseline: bool, f: F) -> Self
     where
         F: Fn(&[&[u8]], &mut [[u8; MAX_OUT]]) + Copy + 'static,
     {
@@ -235,6 +237,7 @@ pub fn crates_built() -> Vec<&'static str> {
     v
 }
 
+#[allow(unused_macros)]
 macro_rules! crate_backends {
     ($krate:literal, $backend:ty) => {{
         type B = $backend;
