@@ -27,6 +27,9 @@
 #![no_std]
 #![warn(missing_docs)]
 
+#[cfg(test)]
+extern crate std;
+
 mod backend;
 mod consts;
 

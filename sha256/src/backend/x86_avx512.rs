@@ -1,0 +1,221 @@
+//! The 16-lane batch engine: sixteen messages at once, one per 32-bit lane
+//! of the `zmm` registers (FIPS 180-4 §6.2.2 in every lane).
+//!
+//! A block of one message is exactly one `zmm` register, so the sixteen
+//! lanes' blocks are loaded as sixteen rows and transposed into the message
+//! words W[0..16], one word of every lane per register. AVX-512F gives true
+//! rotations (`vprord`) and three-input logic (`vpternlogd`), so Σ0, Σ1,
+//! σ0 and σ1 each take four instructions and Ch and Maj one each.
+//!
+//! This engine serves `digest_many` for [`Backend::ShaNi`] and
+//! [`Backend::Avx2`] on CPUs that also have AVX-512F and AVX-512BW (see
+//! `super::digest_many`): measured on an AMD Zen 5 core it is several times
+//! faster in aggregate than interleaved SHA-NI streams, whose
+//! `sha256rnds2` issues only every other cycle.
+
+use core::arch::x86_64::{
+    __m512i, _mm512_add_epi32, _mm512_loadu_si512, _mm512_ror_epi32, _mm512_set_epi64, _mm512_set1_epi32,
+    _mm512_setzero_si512, _mm512_shuffle_epi8, _mm512_shuffle_i32x4, _mm512_srli_epi32, _mm512_storeu_si512,
+    _mm512_ternarylogic_epi32, _mm512_unpackhi_epi32, _mm512_unpackhi_epi64, _mm512_unpacklo_epi32,
+    _mm512_unpacklo_epi64,
+};
+
+use hash_core::FixedAlgorithm;
+
+use super::Backend;
+use crate::consts::K;
+
+/// Lanes of the engine.
+const LANES: usize = 16;
+
+/// The fewest busy lanes for which the engine beats finishing the rest one
+/// at a time with the single-stream backend.
+const MIN_ACTIVE: usize = 4;
+
+/// `vpternlogd` truth tables (bit `4a + 2b + c` is the result for inputs
+/// `a`, `b`, `c`).
+const XOR3: i32 = 0x96;
+/// `a ? b : c`: Ch (4.2).
+const CHOOSE: i32 = 0xca;
+/// The majority of three: Maj (4.3).
+const MAJORITY: i32 = 0xe8;
+
+/// Transpose the 16 x 16 matrix of 32-bit words whose rows are `r`.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw")]
+fn transpose(r: &[__m512i; 16]) -> [__m512i; 16] {
+    // Within each 128-bit lane: pairs of rows, then quadruples, so that
+    // u[4k + m] holds, in 128-bit lane L, word 4L + m of rows 4k..4k+4.
+    let mut t = [_mm512_setzero_si512(); 16];
+    for k in 0..8 {
+        t[2 * k] = _mm512_unpacklo_epi32(r[2 * k], r[2 * k + 1]);
+        t[2 * k + 1] = _mm512_unpackhi_epi32(r[2 * k], r[2 * k + 1]);
+    }
+    let mut u = [_mm512_setzero_si512(); 16];
+    for k in 0..4 {
+        u[4 * k] = _mm512_unpacklo_epi64(t[4 * k], t[4 * k + 2]);
+        u[4 * k + 1] = _mm512_unpackhi_epi64(t[4 * k], t[4 * k + 2]);
+        u[4 * k + 2] = _mm512_unpacklo_epi64(t[4 * k + 1], t[4 * k + 3]);
+        u[4 * k + 3] = _mm512_unpackhi_epi64(t[4 * k + 1], t[4 * k + 3]);
+    }
+    // For each m, a 4 x 4 transpose of 128-bit lanes across u[m],
+    // u[4 + m], u[8 + m], u[12 + m] gives words m, 4 + m, 8 + m, 12 + m.
+    let mut out = [_mm512_setzero_si512(); 16];
+    for m in 0..4 {
+        let (v0, v1, v2, v3) = (u[m], u[4 + m], u[8 + m], u[12 + m]);
+        let x0 = _mm512_shuffle_i32x4::<0x44>(v0, v1);
+        let x1 = _mm512_shuffle_i32x4::<0xee>(v0, v1);
+        let x2 = _mm512_shuffle_i32x4::<0x44>(v2, v3);
+        let x3 = _mm512_shuffle_i32x4::<0xee>(v2, v3);
+        out[m] = _mm512_shuffle_i32x4::<0x88>(x0, x2);
+        out[4 + m] = _mm512_shuffle_i32x4::<0xdd>(x0, x2);
+        out[8 + m] = _mm512_shuffle_i32x4::<0x88>(x1, x3);
+        out[12 + m] = _mm512_shuffle_i32x4::<0xdd>(x1, x3);
+    }
+    out
+}
+
+/// Block `i` of every lane as the sixteen message words, big-endian
+/// (§3.1, §5.2.1), one word of all lanes per register.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw")]
+fn load_words(blocks: &[&[[u8; 64]]; LANES], i: usize) -> [__m512i; 16] {
+    let swap = 0x0c0d_0e0f_0809_0a0b;
+    let lo = 0x0405_0607_0001_0203;
+    let swap = _mm512_set_epi64(swap, lo, swap, lo, swap, lo, swap, lo);
+    let mut r = [_mm512_setzero_si512(); 16];
+    for (row, lane) in r.iter_mut().zip(blocks) {
+        let block = &lane[i];
+        // SAFETY: `block` is 64 bytes; loadu has no alignment requirement.
+        let raw = unsafe { _mm512_loadu_si512(block.as_ptr().cast()) };
+        *row = _mm512_shuffle_epi8(raw, swap);
+    }
+    transpose(&r)
+}
+
+/// σ0 (4.6) of every lane.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw")]
+fn small_sigma0(x: __m512i) -> __m512i {
+    _mm512_ternarylogic_epi32::<XOR3>(_mm512_ror_epi32::<7>(x), _mm512_ror_epi32::<18>(x), _mm512_srli_epi32::<3>(x))
+}
+
+/// σ1 (4.7) of every lane.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw")]
+fn small_sigma1(x: __m512i) -> __m512i {
+    _mm512_ternarylogic_epi32::<XOR3>(_mm512_ror_epi32::<17>(x), _mm512_ror_epi32::<19>(x), _mm512_srli_epi32::<10>(x))
+}
+
+/// Σ0 (4.4) of every lane.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw")]
+fn big_sigma0(x: __m512i) -> __m512i {
+    _mm512_ternarylogic_epi32::<XOR3>(_mm512_ror_epi32::<2>(x), _mm512_ror_epi32::<13>(x), _mm512_ror_epi32::<22>(x))
+}
+
+/// Σ1 (4.5) of every lane.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw")]
+fn big_sigma1(x: __m512i) -> __m512i {
+    _mm512_ternarylogic_epi32::<XOR3>(_mm512_ror_epi32::<6>(x), _mm512_ror_epi32::<11>(x), _mm512_ror_epi32::<25>(x))
+}
+
+/// W[t] + K[t] for round `t` of every lane; from t = 16 on, W[t] first
+/// replaces W[t-16] in the ring `w` (§6.2.2 step 1).
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw")]
+fn wk(w: &mut [__m512i; 16], t: usize) -> __m512i {
+    if t >= 16 {
+        let s1 = _mm512_add_epi32(small_sigma1(w[(t - 2) % 16]), w[(t - 7) % 16]);
+        let s0 = _mm512_add_epi32(small_sigma0(w[(t - 15) % 16]), w[t % 16]);
+        w[t % 16] = _mm512_add_epi32(s1, s0);
+    }
+    _mm512_add_epi32(w[t % 16], _mm512_set1_epi32(K[t] as i32))
+}
+
+/// One round of every lane (§6.2.2 step 3), with the working variables
+/// named in rotated order: T1 is added into `d` (the next `e`) and `h`
+/// becomes the next `a`.
+macro_rules! round {
+    ($a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident, $wk:expr) => {
+        let ch = _mm512_ternarylogic_epi32::<CHOOSE>($e, $f, $g);
+        let t1 = _mm512_add_epi32(_mm512_add_epi32($h, $wk), _mm512_add_epi32(ch, big_sigma1($e)));
+        $d = _mm512_add_epi32($d, t1);
+        let maj = _mm512_ternarylogic_epi32::<MAJORITY>($a, $b, $c);
+        $h = _mm512_add_epi32(t1, _mm512_add_epi32(big_sigma0($a), maj));
+    };
+}
+
+/// Compress `data[s]` into `states[s]` for all sixteen lanes; the slices
+/// have equal lengths, a whole number of blocks (the scheduler's contract).
+#[target_feature(enable = "avx512f,avx512bw")]
+fn compress_lanes(states: &mut [[u32; 8]; LANES], data: [&[u8]; LANES]) {
+    // The state transposed: `cols[j]` is working variable j of every lane.
+    let mut cols = [[0u32; LANES]; 8];
+    for (s, state) in states.iter().enumerate() {
+        for (col, &word) in cols.iter_mut().zip(state) {
+            col[s] = word;
+        }
+    }
+    let mut v = [_mm512_setzero_si512(); 8];
+    for (x, col) in v.iter_mut().zip(&cols) {
+        // SAFETY: `col` is sixteen u32 (64 bytes); loadu has no alignment requirement.
+        *x = unsafe { _mm512_loadu_si512(col.as_ptr().cast()) };
+    }
+    let mut blocks: [&[[u8; 64]]; LANES] = [&[]; LANES];
+    for (b, d) in blocks.iter_mut().zip(data) {
+        *b = d.as_chunks::<64>().0;
+    }
+    let count = blocks.iter().map(|b| b.len()).min().unwrap_or(0);
+    for i in 0..count {
+        let mut w = load_words(&blocks, i);
+        let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = v;
+        // Fully unrolled, so that the ring indices are constants and the
+        // ring stays in registers.
+        macro_rules! eight_rounds {
+            ($($t:literal)*) => {$(
+                round!(a, b, c, d, e, f, g, h, wk(&mut w, $t));
+                round!(h, a, b, c, d, e, f, g, wk(&mut w, $t + 1));
+                round!(g, h, a, b, c, d, e, f, wk(&mut w, $t + 2));
+                round!(f, g, h, a, b, c, d, e, wk(&mut w, $t + 3));
+                round!(e, f, g, h, a, b, c, d, wk(&mut w, $t + 4));
+                round!(d, e, f, g, h, a, b, c, wk(&mut w, $t + 5));
+                round!(c, d, e, f, g, h, a, b, wk(&mut w, $t + 6));
+                round!(b, c, d, e, f, g, h, a, wk(&mut w, $t + 7));
+            )*};
+        }
+        eight_rounds!(0 8 16 24 32 40 48 56);
+        // Step 4.
+        for (x, y) in v.iter_mut().zip([a, b, c, d, e, f, g, h]) {
+            *x = _mm512_add_epi32(*x, y);
+        }
+    }
+    for (x, col) in v.iter().zip(cols.iter_mut()) {
+        // SAFETY: `col` is sixteen u32 (64 bytes); storeu has no alignment requirement.
+        unsafe { _mm512_storeu_si512(col.as_mut_ptr().cast(), *x) };
+    }
+    for (s, state) in states.iter_mut().enumerate() {
+        for (word, col) in state.iter_mut().zip(&cols) {
+            *word = col[s];
+        }
+    }
+}
+
+/// Hash each of `inputs` into the matching `outputs` slot, sixteen
+/// messages at a time (see `hash_core::multi`); the last few messages are
+/// finished with `single`, a single-stream backend.
+///
+/// # Safety
+/// The CPU must support avx512f and avx512bw, and `single` must be
+/// supported.
+pub(super) unsafe fn digest_many<A>(single: Backend, inputs: &[&[u8]], outputs: &mut [A::Output])
+where
+    A: FixedAlgorithm<State = [u32; 8], Backend = Backend>,
+{
+    hash_core::multi::digest_many_lanes::<A, LANES>(single, inputs, outputs, MIN_ACTIVE, |states, data| {
+        // SAFETY: the caller of `digest_many` guarantees the CPU features
+        // that `compress_lanes` enables.
+        unsafe { compress_lanes(states, data) }
+    });
+}
