@@ -139,10 +139,9 @@ where
         Backend::Avx2 => {
             #[cfg(all(target_arch = "x86_64", feature = "avx2"))]
             if cpu_avx2::get() {
-                for (input, output) in inputs.iter().zip(outputs.iter_mut()) {
-                    *output = Hasher::<A>::digest_with_backend(backend, input);
-                }
-                return;
+                // SAFETY: `cpu_avx2::get()` just confirmed that this CPU has
+                // avx2, bmi1 and bmi2, the features `digest_many` enables.
+                return unsafe { x86_avx2::digest_many::<A>(inputs, outputs) };
             }
             unsupported(backend)
         }

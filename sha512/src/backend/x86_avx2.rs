@@ -18,8 +18,10 @@
 //! `hash_core::multi`'s lane scheduler.
 
 use core::arch::x86_64::{
-    __m128i, __m256i, _mm_loadu_si128, _mm256_add_epi64, _mm256_alignr_epi8, _mm256_loadu_si256, _mm256_set_epi8,
-    _mm256_set_m128i, _mm256_shuffle_epi8, _mm256_slli_epi64, _mm256_srli_epi64, _mm256_storeu_si256, _mm256_xor_si256,
+    __m128i, __m256i, _mm_loadu_si128, _mm256_add_epi64, _mm256_alignr_epi8, _mm256_and_si256, _mm256_andnot_si256,
+    _mm256_loadu_si256, _mm256_or_si256, _mm256_permute2x128_si256, _mm256_set_epi8, _mm256_set_m128i,
+    _mm256_set1_epi64x, _mm256_setzero_si256, _mm256_shuffle_epi8, _mm256_slli_epi64, _mm256_srli_epi64,
+    _mm256_storeu_si256, _mm256_unpackhi_epi64, _mm256_unpacklo_epi64, _mm256_xor_si256,
 };
 
 use hash_core::Block;
@@ -221,4 +223,165 @@ fn compress_pair(state: &mut [u64; 8], wk: &mut [[u64; 4]; 40], first: &Block<U1
             *s = s.wrapping_add(w);
         }
     }
+}
+
+/// Transpose a 4×4 matrix of 64-bit words held as four rows: word `j` of
+/// row `i` moves to word `i` of row `j`.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn transpose4(r: [__m256i; 4]) -> [__m256i; 4] {
+    // [r0.0, r1.0, r0.2, r1.2], [r0.1, r1.1, r0.3, r1.3], and the same for
+    // rows 2 and 3.
+    let t0 = _mm256_unpacklo_epi64(r[0], r[1]);
+    let t1 = _mm256_unpackhi_epi64(r[0], r[1]);
+    let t2 = _mm256_unpacklo_epi64(r[2], r[3]);
+    let t3 = _mm256_unpackhi_epi64(r[2], r[3]);
+    [
+        _mm256_permute2x128_si256::<0x20>(t0, t2),
+        _mm256_permute2x128_si256::<0x20>(t1, t3),
+        _mm256_permute2x128_si256::<0x31>(t0, t2),
+        _mm256_permute2x128_si256::<0x31>(t1, t3),
+    ]
+}
+
+/// 32 bytes at `bytes[at..at + 32]`.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn load32(bytes: &[u8], at: usize) -> __m256i {
+    let chunk = &bytes[at..at + 32];
+    // SAFETY: `chunk` is 32 readable bytes (indexing checked it), and
+    // `loadu` has no alignment requirement.
+    unsafe { _mm256_loadu_si256(chunk.as_ptr().cast::<__m256i>()) }
+}
+
+/// `x` rotated right by `R` bits in every 64-bit lane (`L` = 64 - `R`).
+#[inline]
+#[target_feature(enable = "avx2")]
+fn rotr<const R: i32, const L: i32>(x: __m256i) -> __m256i {
+    _mm256_or_si256(_mm256_srli_epi64::<R>(x), _mm256_slli_epi64::<L>(x))
+}
+
+/// Σ0 (4.10) of every lane: ROTR 28 ⊕ ROTR 34 ⊕ ROTR 39.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn big_sigma0_x4(x: __m256i) -> __m256i {
+    _mm256_xor_si256(_mm256_xor_si256(rotr::<28, 36>(x), rotr::<34, 30>(x)), rotr::<39, 25>(x))
+}
+
+/// Σ1 (4.11) of every lane: ROTR 14 ⊕ ROTR 18 ⊕ ROTR 41.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn big_sigma1_x4(x: __m256i) -> __m256i {
+    _mm256_xor_si256(_mm256_xor_si256(rotr::<14, 50>(x), rotr::<18, 46>(x)), rotr::<41, 23>(x))
+}
+
+/// Compress four independent streams at once, one per 64-bit lane
+/// (FIPS 180-4 §6.4.2 on each): `data[i]` into `states[i]`. All `data[i]`
+/// have the same length, a whole number of 128-byte blocks.
+#[target_feature(enable = "avx2")]
+pub(super) fn compress4(states: &mut [[u64; 8]; 4], data: [&[u8]; 4]) {
+    let len = data[0].len();
+    assert!(data.iter().all(|d| d.len() == len) && len.is_multiple_of(128), "lanes get equal whole blocks");
+
+    // The state, transposed: `v[j]` holds working variable j of all lanes.
+    let rows = |half: usize| core::array::from_fn(|i| load_state(&states[i], half));
+    let [a, b, c, d] = transpose4(rows(0));
+    let [e, f, g, h] = transpose4(rows(1));
+    let mut v = [a, b, c, d, e, f, g, h];
+
+    let bswap = bswap64_mask();
+    let mut w = [_mm256_setzero_si256(); 80];
+    for at in (0..len).step_by(128) {
+        // W[0..16] (§6.4.2 step 1): four words of each lane per load,
+        // transposed so that `w[t]` holds word t of every lane.
+        for k in 0..4 {
+            let rows = core::array::from_fn(|i| _mm256_shuffle_epi8(load32(data[i], at + 32 * k), bswap));
+            w[4 * k..4 * k + 4].copy_from_slice(&transpose4(rows));
+        }
+        // W[16..80], fully unrolled so that the words stay in registers
+        // from one step to the next.
+        macro_rules! schedule {
+            ($($t:literal)*) => {$(
+                w[$t] = _mm256_add_epi64(
+                    _mm256_add_epi64(small_sigma1(w[$t - 2]), w[$t - 7]),
+                    _mm256_add_epi64(small_sigma0(w[$t - 15]), w[$t - 16]),
+                );
+            )*};
+        }
+        schedule!(16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47);
+        schedule!(48 49 50 51 52 53 54 55 56 57 58 59 60 61 62 63 64 65 66 67 68 69 70 71 72 73 74 75 76 77 78 79);
+
+        // The rounds (§6.4.2 step 3), eight per iteration so that the
+        // variable names come back to where they started.
+        let mut s = v;
+        for t in (0..80).step_by(8) {
+            let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = s;
+            macro_rules! round {
+                ($a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident, $i:expr) => {
+                    let wk = _mm256_add_epi64(w[t + $i], _mm256_set1_epi64x(K[t + $i] as i64));
+                    // Ch(e, f, g) = (e ∧ f) ⊕ (¬e ∧ g) (4.8).
+                    let ch = _mm256_xor_si256(_mm256_and_si256($e, $f), _mm256_andnot_si256($e, $g));
+                    let t1 = _mm256_add_epi64(_mm256_add_epi64($h, wk), _mm256_add_epi64(ch, big_sigma1_x4($e)));
+                    // Maj(a, b, c) = b ⊕ ((a ⊕ b) ∧ (b ⊕ c)) (4.9).
+                    let maj =
+                        _mm256_xor_si256($b, _mm256_and_si256(_mm256_xor_si256($a, $b), _mm256_xor_si256($b, $c)));
+                    $d = _mm256_add_epi64($d, t1);
+                    $h = _mm256_add_epi64(t1, _mm256_add_epi64(big_sigma0_x4($a), maj));
+                };
+            }
+            round!(a, b, c, d, e, f, g, h, 0);
+            round!(h, a, b, c, d, e, f, g, 1);
+            round!(g, h, a, b, c, d, e, f, 2);
+            round!(f, g, h, a, b, c, d, e, 3);
+            round!(e, f, g, h, a, b, c, d, 4);
+            round!(d, e, f, g, h, a, b, c, 5);
+            round!(c, d, e, f, g, h, a, b, 6);
+            round!(b, c, d, e, f, g, h, a, 7);
+            s = [a, b, c, d, e, f, g, h];
+        }
+        // Step 4: the intermediate hash value.
+        for (x, y) in v.iter_mut().zip(s) {
+            *x = _mm256_add_epi64(*x, y);
+        }
+    }
+
+    let [r0, r1, r2, r3] = transpose4([v[0], v[1], v[2], v[3]]);
+    let [r4, r5, r6, r7] = transpose4([v[4], v[5], v[6], v[7]]);
+    for (state, (lo, hi)) in states.iter_mut().zip([(r0, r4), (r1, r5), (r2, r6), (r3, r7)]) {
+        store_state(state, 0, lo);
+        store_state(state, 1, hi);
+    }
+}
+
+/// Words `4 * half .. 4 * half + 4` of `state`.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn load_state(state: &[u64; 8], half: usize) -> __m256i {
+    let words = &state[4 * half..4 * half + 4];
+    // SAFETY: `words` is 32 readable bytes (indexing checked it), and
+    // `loadu` has no alignment requirement.
+    unsafe { _mm256_loadu_si256(words.as_ptr().cast::<__m256i>()) }
+}
+
+/// Store `x` to words `4 * half .. 4 * half + 4` of `state`.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn store_state(state: &mut [u64; 8], half: usize, x: __m256i) {
+    let words = &mut state[4 * half..4 * half + 4];
+    // SAFETY: `words` is 32 writable bytes (indexing checked it), and
+    // `storeu` has no alignment requirement.
+    unsafe { _mm256_storeu_si256(words.as_mut_ptr().cast::<__m256i>(), x) }
+}
+
+/// Hash each of `inputs` into the matching slot of `outputs`, four
+/// messages at a time on [`compress4`]; once fewer than three lanes would
+/// be busy, the rest go through the one-message [`compress`].
+#[target_feature(enable = "avx2,bmi1,bmi2")]
+pub(super) fn digest_many<A>(inputs: &[&[u8]], outputs: &mut [A::Output])
+where
+    A: hash_core::FixedAlgorithm<Backend = super::Backend, State = [u64; 8], BlockSize = U128>,
+{
+    hash_core::multi::digest_many_lanes::<A, 4>(super::Backend::Avx2, inputs, outputs, 3, |states, data| {
+        compress4(states, data)
+    });
 }
