@@ -37,9 +37,11 @@ pub enum Backend {
     /// One message: the message schedule of two blocks at once in the two
     /// 128-bit halves of `ymm` registers, `W + K` spilled to the stack, and
     /// the rounds on general registers with BMI2 `rorx` rotations.
-    /// `digest_many`: four messages at once, one per 64-bit lane of the
-    /// `ymm` registers; the last few messages of a batch, once fewer than
-    /// three lanes would be busy, go through the one-message path.
+    /// `digest_many`: five messages at once, four in the 64-bit lanes of
+    /// `ymm` registers and the fifth on general registers in the same loop
+    /// (the vector lanes are bound by the vector shift units, which leaves
+    /// the integer ALUs free); the last few messages of a batch, once fewer
+    /// than four lanes would be busy, go through the one-message path.
     ///
     /// Needs x86-64 with `avx2`, `bmi1`, `bmi2` and the `avx2` cargo feature
     /// (on by default).

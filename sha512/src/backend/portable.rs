@@ -25,13 +25,13 @@ pub(crate) fn big_sigma1(x: u64) -> u64 {
 
 /// σ0 (4.12).
 #[inline(always)]
-fn small_sigma0(x: u64) -> u64 {
+pub(crate) fn small_sigma0(x: u64) -> u64 {
     x.rotate_right(1) ^ x.rotate_right(8) ^ (x >> 7)
 }
 
 /// σ1 (4.13).
 #[inline(always)]
-fn small_sigma1(x: u64) -> u64 {
+pub(crate) fn small_sigma1(x: u64) -> u64 {
     x.rotate_right(19) ^ x.rotate_right(61) ^ (x >> 6)
 }
 

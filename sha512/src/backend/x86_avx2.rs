@@ -13,9 +13,9 @@
 //! Implementations on Intel Architecture Processors" (rorx variant) and of
 //! OpenSSL's `sha512-x86_64` AVX2 path.
 //!
-//! Many messages ([`digest_many`]): four messages at once, one per 64-bit
-//! lane of the `ymm` registers (see [`compress4`]), driven by
-//! `hash_core::multi`'s lane scheduler.
+//! Many messages ([`digest_many`]): five messages at once, four in the
+//! 64-bit lanes of the `ymm` registers and one on general registers (see
+//! [`compress5`]), driven by `hash_core::multi`'s lane scheduler.
 
 use core::arch::x86_64::{
     __m128i, __m256i, _mm_loadu_si128, _mm256_add_epi64, _mm256_alignr_epi8, _mm256_and_si256, _mm256_andnot_si256,
@@ -27,7 +27,7 @@ use core::arch::x86_64::{
 use hash_core::Block;
 use hash_core::typenum::U128;
 
-use super::portable::{big_sigma0, big_sigma1, ch, maj};
+use super::portable::{big_sigma0, big_sigma1, ch, maj, small_sigma0 as scalar_sigma0, small_sigma1 as scalar_sigma1};
 use crate::consts::K;
 
 /// `vpshufb` control that reverses the bytes of each 64-bit word
@@ -275,22 +275,34 @@ fn big_sigma1_x4(x: __m256i) -> __m256i {
     _mm256_xor_si256(_mm256_xor_si256(rotr::<14, 50>(x), rotr::<18, 46>(x)), rotr::<41, 23>(x))
 }
 
-/// Compress four independent streams at once, one per 64-bit lane
-/// (FIPS 180-4 §6.4.2 on each): `data[i]` into `states[i]`. All `data[i]`
-/// have the same length, a whole number of 128-byte blocks.
-#[target_feature(enable = "avx2")]
-pub(super) fn compress4(states: &mut [[u64; 8]; 4], data: [&[u8]; 4]) {
+/// Compress five independent streams at once (FIPS 180-4 §6.4.2 on each):
+/// `data[i]` into `states[i]`. All `data[i]` have the same length, a whole
+/// number of 128-byte blocks.
+///
+/// Streams 0 to 3 run in the four 64-bit lanes of `ymm` registers; stream 4
+/// runs on general-purpose registers in the same loop. The vector lanes
+/// are limited by the vector shift units (AVX2 has no 64-bit rotate, so
+/// each rotation is two shifts and an OR), which leaves the integer ALUs
+/// idle: the fifth, scalar stream uses them.
+#[target_feature(enable = "avx2,bmi1,bmi2")]
+pub(super) fn compress5(states: &mut [[u64; 8]; 5], data: [&[u8]; 5]) {
     let len = data[0].len();
     assert!(data.iter().all(|d| d.len() == len) && len.is_multiple_of(128), "lanes get equal whole blocks");
 
-    // The state, transposed: `v[j]` holds working variable j of all lanes.
+    // Vector lanes: the state transposed, `v[j]` holding working variable
+    // j of streams 0 to 3.
     let rows = |half: usize| core::array::from_fn(|i| load_state(&states[i], half));
     let [a, b, c, d] = transpose4(rows(0));
     let [e, f, g, h] = transpose4(rows(1));
     let mut v = [a, b, c, d, e, f, g, h];
+    // Scalar lane.
+    let mut v5 = states[4];
 
     let bswap = bswap64_mask();
+    // W[t] of the vector lanes (the whole schedule of one block), and a
+    // 16-word ring of the scalar lane's schedule.
     let mut w = [_mm256_setzero_si256(); 80];
+    let mut w5 = [0u64; 16];
     for at in (0..len).step_by(128) {
         // W[0..16] (§6.4.2 step 1): four words of each lane per load,
         // transposed so that `w[t]` holds word t of every lane.
@@ -298,50 +310,97 @@ pub(super) fn compress4(states: &mut [[u64; 8]; 4], data: [&[u8]; 4]) {
             let rows = core::array::from_fn(|i| _mm256_shuffle_epi8(load32(data[i], at + 32 * k), bswap));
             w[4 * k..4 * k + 4].copy_from_slice(&transpose4(rows));
         }
-        // W[16..80], fully unrolled so that the words stay in registers
-        // from one step to the next.
-        macro_rules! schedule {
-            ($($t:literal)*) => {$(
-                w[$t] = _mm256_add_epi64(
-                    _mm256_add_epi64(small_sigma1(w[$t - 2]), w[$t - 7]),
-                    _mm256_add_epi64(small_sigma0(w[$t - 15]), w[$t - 16]),
-                );
-            )*};
+        for (word, bytes) in w5.iter_mut().zip(data[4][at..at + 128].chunks_exact(8)) {
+            let mut b = [0u8; 8];
+            b.copy_from_slice(bytes);
+            *word = u64::from_be_bytes(b);
         }
-        schedule!(16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47);
-        schedule!(48 49 50 51 52 53 54 55 56 57 58 59 60 61 62 63 64 65 66 67 68 69 70 71 72 73 74 75 76 77 78 79);
 
-        // The rounds (§6.4.2 step 3), eight per iteration so that the
-        // variable names come back to where they started.
-        let mut s = v;
-        for t in (0..80).step_by(8) {
-            let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = s;
-            macro_rules! round {
-                ($a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident, $i:expr) => {
-                    let wk = _mm256_add_epi64(w[t + $i], _mm256_set1_epi64x(K[t + $i] as i64));
-                    // Ch(e, f, g) = (e ∧ f) ⊕ (¬e ∧ g) (4.8).
-                    let ch = _mm256_xor_si256(_mm256_and_si256($e, $f), _mm256_andnot_si256($e, $g));
-                    let t1 = _mm256_add_epi64(_mm256_add_epi64($h, wk), _mm256_add_epi64(ch, big_sigma1_x4($e)));
-                    // Maj(a, b, c) = b ⊕ ((a ⊕ b) ∧ (b ⊕ c)) (4.9).
-                    let maj =
-                        _mm256_xor_si256($b, _mm256_and_si256(_mm256_xor_si256($a, $b), _mm256_xor_si256($b, $c)));
-                    $d = _mm256_add_epi64($d, t1);
-                    $h = _mm256_add_epi64(t1, _mm256_add_epi64(big_sigma0_x4($a), maj));
-                };
-            }
-            round!(a, b, c, d, e, f, g, h, 0);
-            round!(h, a, b, c, d, e, f, g, 1);
-            round!(g, h, a, b, c, d, e, f, 2);
-            round!(f, g, h, a, b, c, d, e, 3);
-            round!(e, f, g, h, a, b, c, d, 4);
-            round!(d, e, f, g, h, a, b, c, 5);
-            round!(c, d, e, f, g, h, a, b, 6);
-            round!(b, c, d, e, f, g, h, a, 7);
-            s = [a, b, c, d, e, f, g, h];
+        let mut sv = v;
+        let mut s5 = v5;
+        // Eight rounds of every stream per iteration (so that the variable
+        // names come back to where they started), with the vector
+        // schedule 16 words ahead and the scalar one in step.
+        macro_rules! iteration {
+            ($t:expr, $vector_schedule:expr, $scalar_schedule:expr) => {
+                let t = $t;
+                if $vector_schedule {
+                    // W[t+16..t+24] = σ1(W[u-2]) + W[u-7] + σ0(W[u-15]) + W[u-16].
+                    for u in t + 16..t + 24 {
+                        w[u] = _mm256_add_epi64(
+                            _mm256_add_epi64(small_sigma1(w[u - 2]), w[u - 7]),
+                            _mm256_add_epi64(small_sigma0(w[u - 15]), w[u - 16]),
+                        );
+                    }
+                }
+                let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = sv;
+                let [mut a5, mut b5, mut c5, mut d5, mut e5, mut f5, mut g5, mut h5] = s5;
+                macro_rules! round {
+                    (
+                        $a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident,
+                        $a5:ident, $b5:ident, $c5:ident, $d5:ident, $e5:ident, $f5:ident, $g5:ident, $h5:ident,
+                        $i:expr
+                    ) => {
+                        // Vector lanes: T1 = h + Σ1(e) + Ch(e, f, g) + K[t] + W[t],
+                        // T2 = Σ0(a) + Maj(a, b, c).
+                        let wk = _mm256_add_epi64(w[t + $i], _mm256_set1_epi64x(K[t + $i] as i64));
+                        // Ch(e, f, g) = (e ∧ f) ⊕ (¬e ∧ g) (4.8).
+                        let vch = _mm256_xor_si256(_mm256_and_si256($e, $f), _mm256_andnot_si256($e, $g));
+                        let t1 = _mm256_add_epi64(_mm256_add_epi64($h, wk), _mm256_add_epi64(vch, big_sigma1_x4($e)));
+                        // Maj(a, b, c) = b ⊕ ((a ⊕ b) ∧ (b ⊕ c)) (4.9).
+                        let vmaj = _mm256_xor_si256(
+                            $b,
+                            _mm256_and_si256(_mm256_xor_si256($a, $b), _mm256_xor_si256($b, $c)),
+                        );
+                        $d = _mm256_add_epi64($d, t1);
+                        $h = _mm256_add_epi64(t1, _mm256_add_epi64(big_sigma0_x4($a), vmaj));
+
+                        // Scalar lane: the same round, scheduling W[t] first
+                        // from t = 16 on.
+                        let r = (t + $i) & 15;
+                        if $scalar_schedule {
+                            w5[r] = scalar_sigma1(w5[(r + 14) & 15])
+                                .wrapping_add(w5[(r + 9) & 15])
+                                .wrapping_add(scalar_sigma0(w5[(r + 1) & 15]))
+                                .wrapping_add(w5[r]);
+                        }
+                        let t1 = $h5
+                            .wrapping_add(K[t + $i])
+                            .wrapping_add(w5[r])
+                            .wrapping_add(ch($e5, $f5, $g5))
+                            .wrapping_add(big_sigma1($e5));
+                        $d5 = $d5.wrapping_add(t1);
+                        $h5 = t1.wrapping_add(maj($a5, $b5, $c5)).wrapping_add(big_sigma0($a5));
+                    };
+                }
+                round!(a, b, c, d, e, f, g, h, a5, b5, c5, d5, e5, f5, g5, h5, 0);
+                round!(h, a, b, c, d, e, f, g, h5, a5, b5, c5, d5, e5, f5, g5, 1);
+                round!(g, h, a, b, c, d, e, f, g5, h5, a5, b5, c5, d5, e5, f5, 2);
+                round!(f, g, h, a, b, c, d, e, f5, g5, h5, a5, b5, c5, d5, e5, 3);
+                round!(e, f, g, h, a, b, c, d, e5, f5, g5, h5, a5, b5, c5, d5, 4);
+                round!(d, e, f, g, h, a, b, c, d5, e5, f5, g5, h5, a5, b5, c5, 5);
+                round!(c, d, e, f, g, h, a, b, c5, d5, e5, f5, g5, h5, a5, b5, 6);
+                round!(b, c, d, e, f, g, h, a, b5, c5, d5, e5, f5, g5, h5, a5, 7);
+                sv = [a, b, c, d, e, f, g, h];
+                s5 = [a5, b5, c5, d5, e5, f5, g5, h5];
+            };
         }
+        for t in [0, 8] {
+            iteration!(t, true, false);
+        }
+        for t in (16..64).step_by(8) {
+            iteration!(t, true, true);
+        }
+        for t in [64, 72] {
+            iteration!(t, false, true);
+        }
+
         // Step 4: the intermediate hash value.
-        for (x, y) in v.iter_mut().zip(s) {
+        for (x, y) in v.iter_mut().zip(sv) {
             *x = _mm256_add_epi64(*x, y);
+        }
+        for (x, y) in v5.iter_mut().zip(s5) {
+            *x = x.wrapping_add(y);
         }
     }
 
@@ -351,6 +410,7 @@ pub(super) fn compress4(states: &mut [[u64; 8]; 4], data: [&[u8]; 4]) {
         store_state(state, 0, lo);
         store_state(state, 1, hi);
     }
+    states[4] = v5;
 }
 
 /// Words `4 * half .. 4 * half + 4` of `state`.
@@ -373,15 +433,16 @@ fn store_state(state: &mut [u64; 8], half: usize, x: __m256i) {
     unsafe { _mm256_storeu_si256(words.as_mut_ptr().cast::<__m256i>(), x) }
 }
 
-/// Hash each of `inputs` into the matching slot of `outputs`, four
-/// messages at a time on [`compress4`]; once fewer than three lanes would
-/// be busy, the rest go through the one-message [`compress`].
+/// Hash each of `inputs` into the matching slot of `outputs`, five
+/// messages at a time on [`compress5`]; once fewer than four lanes would
+/// be busy (the five-lane loop costs about as much as four one-message
+/// blocks), the rest go through the one-message [`compress`].
 #[target_feature(enable = "avx2,bmi1,bmi2")]
 pub(super) fn digest_many<A>(inputs: &[&[u8]], outputs: &mut [A::Output])
 where
     A: hash_core::FixedAlgorithm<Backend = super::Backend, State = [u64; 8], BlockSize = U128>,
 {
-    hash_core::multi::digest_many_lanes::<A, 4>(super::Backend::Avx2, inputs, outputs, 3, |states, data| {
-        compress4(states, data)
+    hash_core::multi::digest_many_lanes::<A, 5>(super::Backend::Avx2, inputs, outputs, 4, |states, data| {
+        compress5(states, data)
     });
 }
