@@ -49,6 +49,20 @@
 //!     assert_eq!(h.finalize(), Sha3_256::digest(b"abc"), "{}", backend.name());
 //! }
 //! ```
+//!
+//! # Backends
+//!
+//! [`Backend::detect`] picks, once per process:
+//!
+//! * [`Backend::Avx2`] on x86-64 CPUs with AVX2, BMI1 and BMI2 (Haswell and
+//!   later, Zen): single messages use the scalar BMI permutation, batches
+//!   (`digest_many`, `digest_xof_many`) run four Keccak states side by side
+//!   in the AVX2 registers;
+//! * [`Backend::X86`] where BMI1 and BMI2 exist without AVX2: the scalar
+//!   permutation compiled with `andn` and `rorx`;
+//! * [`Backend::Portable`] everywhere else.
+//!
+//! Each x86 backend is a cargo feature (`x86`, `avx2`; both on by default).
 #![no_std]
 #![warn(missing_docs)]
 

@@ -41,8 +41,9 @@ pub enum Backend {
     /// Zen 3 and Haswell. Needs the `x86` cargo feature (on by
     /// default).
     X86,
-    /// Safe, fully unrolled Rust; runs everywhere. One message at a time,
-    /// also in `digest_many`.
+    /// Safe Rust (rounds written out with constant lane indices, using the
+    /// lane-complementing transform); runs everywhere. One message at a
+    /// time, also in `digest_many`.
     Portable,
 }
 
