@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use super::{Many, Options, Results, Single, rate_label, size_label};
+use super::{LeftOut, Many, Options, Results, Single, rate_label, size_label};
 
 /// How the run went, beside the results.
 pub(crate) struct Context {
@@ -11,7 +11,7 @@ pub(crate) struct Context {
     pub(crate) build_secs: f64,
     pub(crate) measure_secs: f64,
     /// Parts of `bench/peers` that did not build, with the first error.
-    pub(crate) left_out: Vec<(String, String)>,
+    pub(crate) left_out: Vec<LeftOut>,
     /// Peer crate versions from `bench/peers/Cargo.lock`.
     pub(crate) versions: Vec<(String, String)>,
     pub(crate) cpu: String,
@@ -150,11 +150,13 @@ pub(crate) fn render(r: &Results, c: &Context, plots: &[String]) -> String {
     let _ = writeln!(
         w,
         "How to read it: each implementation hashes one message of each size, one-shot, in a loop; the figure is \
-         the median of {} rounds of ~{} ms, the implementations taking turns within each round, so a burst of load \
+         the {} of {} rounds of ~{} ms, the implementations taking turns within each round, so a burst of load \
          on the machine slows them all alike. A **ratio** is our throughput divided by the peer's: above 1.00x we are \
          faster. \"ours\" is the backend our crate picks on this CPU (`Backend::detect()`, marked `*`). Ratios within \
          3% of 1.00x count as level. Every implementation's output was checked against ours before timing.\n",
-        o.rounds, o.round_ms
+        o.stat(),
+        o.rounds,
+        o.round_ms
     );
 
     machine(w, r, c);
@@ -190,8 +192,12 @@ fn machine(w: &mut String, r: &Results, c: &Context) {
     };
     let join = |items: Vec<Option<String>>| items.into_iter().flatten().collect::<Vec<_>>().join(", ");
     for p in &r.peers {
+        let build_failure = c.left_out.iter().find(|l| l.family == p.family);
         let what = match (p.family.as_str(), p.ok) {
-            (_, false) => format!("**not measured**: {}", p.text),
+            (_, false) => match build_failure {
+                Some(l) => format!("**not measured**: did not build (`{}`)", l.why),
+                None => format!("**not measured**: {}", p.text),
+            },
             ("openssl", true) => format!("{} (EVP one-shot; libcrypto loaded at run time)", p.text),
             ("rustcrypto-0.10", true) => {
                 let v = join(vec![
@@ -414,14 +420,16 @@ fn batches(w: &mut String, r: &Results) {
 }
 
 fn left_out(w: &mut String, r: &Results, c: &Context) {
-    let absent: Vec<_> = r.peers.iter().filter(|p| !p.ok).collect();
+    // Peers absent for a reason other than a failed build (which is listed
+    // from `c.left_out`).
+    let absent: Vec<_> = r.peers.iter().filter(|p| !p.ok && !c.left_out.iter().any(|l| l.family == p.family)).collect();
     if c.left_out.is_empty() && absent.is_empty() && r.notes.is_empty() {
         let _ = writeln!(w, "## Left out\n\nNothing: every part built and every peer ran.");
         return;
     }
     let _ = writeln!(w, "## Left out\n");
-    for (what, why) in &c.left_out {
-        let _ = writeln!(w, "- {what}: did not build (`{why}`); measured without it.");
+    for l in &c.left_out {
+        let _ = writeln!(w, "- {}: did not build (`{}`); measured without it.", l.what, l.why);
     }
     for p in absent {
         let _ = writeln!(w, "- {}: {}", p.family, p.text);

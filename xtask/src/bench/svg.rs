@@ -78,9 +78,10 @@ pub(crate) fn plot(r: &Results, algo: &AlgoName, o: &Options) -> Option<String> 
     let _ = writeln!(w, r#"<rect width="100%" height="100%" fill="white"/>"#);
     let _ = writeln!(
         w,
-        r#"<text x="{}" y="24" font-size="15" font-weight="bold">{}: one-shot throughput (median of {} rounds)</text>"#,
+        r#"<text x="{}" y="24" font-size="15" font-weight="bold">{}: one-shot throughput ({} of {} rounds)</text>"#,
         LEFT,
         escape(&algo.name),
+        o.stat(),
         o.rounds
     );
     // Y grid and ticks.
