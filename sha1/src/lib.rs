@@ -35,6 +35,7 @@
 //! ```
 #![no_std]
 #![warn(missing_docs)]
+extern crate std;
 
 mod backend;
 mod consts;
