@@ -47,9 +47,9 @@ pub enum Backend {
     /// instruction streams, which hides part of `sha256rnds2`'s latency;
     /// but on a CPU that also has AVX-512F and AVX-512BW (and with the
     /// `avx512` cargo feature, on by default), sixteen messages at once in
-    /// the 32-bit lanes of `zmm` registers for batches of 12 messages or
-    /// more, which measured 1.4x faster than the interleaved streams on an
-    /// AMD Zen 5 core (2.4x one SHA-NI stream, against 1.7x).
+    /// the 32-bit lanes of `zmm` registers for batches of 9 messages or
+    /// more, which measured 1.8x faster than the interleaved streams on an
+    /// AMD Zen 5 core (3.1x one SHA-NI stream, against 1.7x).
     ///
     /// Needs x86-64 with `sha`, `sse2`, `ssse3`, `sse4.1` and the `shani`
     /// cargo feature (on by default).
@@ -62,7 +62,7 @@ pub enum Backend {
     /// the rounds on general registers with BMI2 `rorx` rotations.
     /// `digest_many`: eight messages at once, one per 32-bit lane of the
     /// `ymm` registers; on a CPU that also has AVX-512F and AVX-512BW (and
-    /// with the `avx512` cargo feature), batches of 6 messages or more run
+    /// with the `avx512` cargo feature), batches of 4 messages or more run
     /// sixteen at once in `zmm` lanes, as for [`Backend::ShaNi`].
     ///
     /// Needs x86-64 with `avx2`, `bmi1`, `bmi2` and the `avx2` cargo feature
@@ -204,14 +204,15 @@ fn avx512_supported() -> bool {
 
 /// The engine `digest_many` uses for `backend` on this CPU and a batch of
 /// `messages`: the backend's own, unless the CPU also has AVX-512 and the
-/// batch is large enough to fill most of its 16 lanes. Measured on an AMD
-/// Zen 5 core, the 16-lane engine with `k` busy lanes gives 0.15k times one
-/// SHA-NI stream, the 4 interleaved SHA-NI streams 1.7 times, and the 8
-/// AVX2 lanes 0.78 times: break-even at about 12 and 6 messages.
+/// batch is large enough to fill enough of its 16 lanes. Measured on an
+/// AMD Zen 5 core, the 16-lane engine with `k` busy lanes gives about 0.2k
+/// times the throughput of one SHA-NI stream, the 4 interleaved SHA-NI
+/// streams 1.7 times, and the 8 AVX2 lanes 0.78 times: break-even at about
+/// 9 and 4 messages.
 fn engine(backend: Backend, messages: usize) -> Engine {
     match backend {
-        Backend::ShaNi if messages >= 12 && avx512_supported() => Engine::Avx512Lanes,
-        Backend::Avx2 if messages >= 6 && avx512_supported() => Engine::Avx512Lanes,
+        Backend::ShaNi if messages >= 9 && avx512_supported() => Engine::Avx512Lanes,
+        Backend::Avx2 if messages >= 4 && avx512_supported() => Engine::Avx512Lanes,
         Backend::ShaNi => Engine::ShaNiStreams,
         Backend::Avx2 => Engine::Avx2Lanes,
         Backend::Portable => Engine::OneByOne,
