@@ -1,11 +1,11 @@
-//! Multi-buffer MD5 (RFC 1321 §3.4) on AVX2: 16 independent messages, as
-//! two groups of 8 whose 32-bit words sit in the lanes of `ymm` registers,
-//! in the manner of Intel ISA-L's `md5_mb`.
+//! Multi-buffer MD5 (RFC 1321 §3.4) on AVX2: 8, 16 or 32 independent
+//! messages, as groups of 8 whose 32-bit words sit in the lanes of `ymm`
+//! registers, in the manner of Intel ISA-L's `md5_mb`.
 //!
 //! One MD5 step is a chain of about six dependent vector operations, and a
 //! step of one group has about 9.5 operations, so a single group of 8 lanes
-//! would leave most of the vector units idle; the two groups are written
-//! side by side so that the CPU overlaps them.
+//! leaves most of the vector units idle; the groups are written side by
+//! side, step by step, so that the CPU overlaps them.
 //!
 //! AVX2 has no rotate: `x <<< s` is `(x << s) | (x >> (32 − s))`. Round
 //! functions, per lane, with the least work on the chain from `b`:
@@ -76,100 +76,74 @@ macro_rules! rotl {
     };
 }
 
-/// Compress `data[i]` into `states[i]` for each of the 16 lanes. Every
-/// `data[i]` must have the same length, a multiple of 64 bytes.
+/// Compress `data[i]` into `states[i]` for each of the `N` lanes (`N` a
+/// multiple of 8, at most 32: `N / 8` groups of 8 lanes, interleaved).
+/// Every `data[i]` must have the same length, a multiple of 64 bytes.
 ///
 /// # Panics
 /// If the lengths differ or are not whole blocks.
 #[target_feature(enable = "avx2")]
-pub(crate) fn compress_x16(states: &mut [[u32; 4]; 16], data: [&[u8]; 16]) {
+pub(crate) fn compress_lanes<const N: usize>(states: &mut [[u32; 4]; N], data: [&[u8]; N]) {
+    const { assert!(N.is_multiple_of(8) && N <= 32) };
+    let groups = N / 8;
     let len = data[0].len();
     assert!(
         data.iter().all(|d| d.len() == len) && len.is_multiple_of(64),
         "md5 avx2: lanes of unequal or partial blocks"
     );
 
-    // The chaining values of group g, word w, lane i: states[8g + i][w].
-    let gather = |g: usize, w: usize| {
-        let s = |i: usize| states[8 * g + i][w] as i32;
-        _mm256_setr_epi32(s(0), s(1), s(2), s(3), s(4), s(5), s(6), s(7))
-    };
-    let (mut a0, mut b0, mut c0, mut d0) = (gather(0, 0), gather(0, 1), gather(0, 2), gather(0, 3));
-    let (mut a1, mut b1, mut c1, mut d1) = (gather(1, 0), gather(1, 1), gather(1, 2), gather(1, 3));
+    // The chaining values: a[g] lane i is word 0 of states[8g + i], etc.
+    let zero = _mm256_setzero_si256();
+    let (mut a, mut b, mut c, mut d) = ([zero; 4], [zero; 4], [zero; 4], [zero; 4]);
+    for g in 0..groups {
+        let gather = |w: usize| {
+            let s = |i: usize| states[8 * g + i][w] as i32;
+            _mm256_setr_epi32(s(0), s(1), s(2), s(3), s(4), s(5), s(6), s(7))
+        };
+        (a[g], b[g], c[g], d[g]) = (gather(0), gather(1), gather(2), gather(3));
+    }
 
-    let mut x0 = [_mm256_setzero_si256(); 16];
-    let mut x1 = [_mm256_setzero_si256(); 16];
+    let mut x = [[zero; 16]; 4];
     for offset in (0..len).step_by(64) {
-        load_words(&mut x0, &data[..8], offset);
-        load_words(&mut x1, &data[8..], offset);
-        let (aa0, bb0, cc0, dd0) = (a0, b0, c0, d0);
-        let (aa1, bb1, cc1, dd1) = (a1, b1, c1, d1);
+        for g in 0..groups {
+            load_words(&mut x[g], &data[8 * g..8 * g + 8], offset);
+        }
+        let (aa, bb, cc, dd) = (a, b, c, d);
 
-        // One step on both groups: a = b + ((a + X[k] + K + fun) <<< s),
-        // `$fun` being the round function of group `$g`'s b, c, d, added
+        // One step on every group: a = b + ((a + X[k] + K + fun) <<< s),
+        // `$fun` being the round function of the group's b, c, d, added
         // (or, for I, subtracted: see the module docs) by `$add`.
         macro_rules! step {
             ($add:ident, $konst:expr, $fun:ident, $a:ident, $b:ident, $c:ident, $d:ident, $k:literal, $s:literal) => {
                 let konst = _mm256_set1_epi32($konst as i32);
-                let t = _mm256_add_epi32(_mm256_add_epi32(x0[$k], konst), g0!($a));
-                let t = $add(t, $fun!(g0!($b), g0!($c), g0!($d), t));
-                g0!($a) = _mm256_add_epi32(g0!($b), rotl!(t, $s));
-                let t = _mm256_add_epi32(_mm256_add_epi32(x1[$k], konst), g1!($a));
-                let t = $add(t, $fun!(g1!($b), g1!($c), g1!($d), t));
-                g1!($a) = _mm256_add_epi32(g1!($b), rotl!(t, $s));
+                for g in 0..groups {
+                    let t = _mm256_add_epi32(_mm256_add_epi32(x[g][$k], konst), $a[g]);
+                    let t = $add(t, $fun!($b[g], $c[g], $d[g]));
+                    $a[g] = _mm256_add_epi32($b[g], rotl!(t, $s));
+                }
             };
         }
-        // Group 0's and group 1's copy of a variable.
-        macro_rules! g0 {
-            (a) => {
-                a0
-            };
-            (b) => {
-                b0
-            };
-            (c) => {
-                c0
-            };
-            (d) => {
-                d0
-            };
-        }
-        macro_rules! g1 {
-            (a) => {
-                a1
-            };
-            (b) => {
-                b1
-            };
-            (c) => {
-                c1
-            };
-            (d) => {
-                d1
-            };
-        }
-        // The round functions; `$acc` is the partial sum, for G, which adds
-        // its b-free half to it first.
+        // The round functions (module docs).
         macro_rules! fun_f {
-            ($b:expr, $c:expr, $d:expr, $acc:expr) => {
+            ($b:expr, $c:expr, $d:expr) => {
                 _mm256_xor_si256($d, _mm256_and_si256($b, _mm256_xor_si256($c, $d)))
             };
         }
+        // G's b-dependent half; the other half is added beforehand.
+        macro_rules! fun_g_half {
+            ($b:expr, $c:expr, $d:expr) => {
+                _mm256_and_si256($b, $d)
+            };
+        }
         macro_rules! fun_h {
-            ($b:expr, $c:expr, $d:expr, $acc:expr) => {
+            ($b:expr, $c:expr, $d:expr) => {
                 _mm256_xor_si256($b, _mm256_xor_si256($c, $d))
             };
         }
-        // ¬(I): c ⊕ (¬b ∧ d), subtracted.
+        // ¬I = c ⊕ (¬b ∧ d), subtracted.
         macro_rules! fun_not_i {
-            ($b:expr, $c:expr, $d:expr, $acc:expr) => {
+            ($b:expr, $c:expr, $d:expr) => {
                 _mm256_xor_si256($c, _mm256_andnot_si256($b, $d))
-            };
-        }
-        // G adds ¬d ∧ c to the partial sum inside, then returns b ∧ d.
-        macro_rules! fun_g_split {
-            ($b:expr, $c:expr, $d:expr, $acc:expr) => {
-                _mm256_and_si256($b, $d)
             };
         }
         macro_rules! f {
@@ -179,9 +153,10 @@ pub(crate) fn compress_x16(states: &mut [[u32; 4]; 16], data: [&[u8]; 16]) {
         }
         macro_rules! g {
             ($a:ident, $b:ident, $c:ident, $d:ident, $k:literal, $s:literal, $t:literal) => {
-                g0!($a) = _mm256_add_epi32(g0!($a), _mm256_andnot_si256(g0!($d), g0!($c)));
-                g1!($a) = _mm256_add_epi32(g1!($a), _mm256_andnot_si256(g1!($d), g1!($c)));
-                step!(_mm256_add_epi32, T[$t], fun_g_split, $a, $b, $c, $d, $k, $s);
+                for g in 0..groups {
+                    $a[g] = _mm256_add_epi32($a[g], _mm256_andnot_si256($d[g], $c[g]));
+                }
+                step!(_mm256_add_epi32, T[$t], fun_g_half, $a, $b, $c, $d, $k, $s);
             };
         }
         macro_rules! h {
@@ -200,37 +175,29 @@ pub(crate) fn compress_x16(states: &mut [[u32; 4]; 16], data: [&[u8]; 16]) {
         md5_steps!(steps!(f, g, h, i, a, b, c, d));
 
         // Add the chaining value in (end of RFC 1321 §3.4's block loop).
-        (a0, b0, c0, d0) = (
-            _mm256_add_epi32(a0, aa0),
-            _mm256_add_epi32(b0, bb0),
-            _mm256_add_epi32(c0, cc0),
-            _mm256_add_epi32(d0, dd0),
-        );
-        (a1, b1, c1, d1) = (
-            _mm256_add_epi32(a1, aa1),
-            _mm256_add_epi32(b1, bb1),
-            _mm256_add_epi32(c1, cc1),
-            _mm256_add_epi32(d1, dd1),
-        );
+        for g in 0..groups {
+            a[g] = _mm256_add_epi32(a[g], aa[g]);
+            b[g] = _mm256_add_epi32(b[g], bb[g]);
+            c[g] = _mm256_add_epi32(c[g], cc[g]);
+            d[g] = _mm256_add_epi32(d[g], dd[g]);
+        }
     }
 
-    let scatter = |states: &mut [[u32; 4]; 16], g: usize, w: usize, v: __m256i| {
-        let lanes = [
-            _mm256_extract_epi32::<0>(v),
-            _mm256_extract_epi32::<1>(v),
-            _mm256_extract_epi32::<2>(v),
-            _mm256_extract_epi32::<3>(v),
-            _mm256_extract_epi32::<4>(v),
-            _mm256_extract_epi32::<5>(v),
-            _mm256_extract_epi32::<6>(v),
-            _mm256_extract_epi32::<7>(v),
-        ];
-        for (i, lane) in lanes.into_iter().enumerate() {
-            states[8 * g + i][w] = lane as u32;
+    for g in 0..groups {
+        for (w, v) in [a[g], b[g], c[g], d[g]].into_iter().enumerate() {
+            let lanes = [
+                _mm256_extract_epi32::<0>(v),
+                _mm256_extract_epi32::<1>(v),
+                _mm256_extract_epi32::<2>(v),
+                _mm256_extract_epi32::<3>(v),
+                _mm256_extract_epi32::<4>(v),
+                _mm256_extract_epi32::<5>(v),
+                _mm256_extract_epi32::<6>(v),
+                _mm256_extract_epi32::<7>(v),
+            ];
+            for (i, lane) in lanes.into_iter().enumerate() {
+                states[8 * g + i][w] = lane as u32;
+            }
         }
-    };
-    for (w, (v0, v1)) in [(a0, a1), (b0, b1), (c0, c1), (d0, d1)].into_iter().enumerate() {
-        scatter(states, 0, w, v0);
-        scatter(states, 1, w, v1);
     }
 }
