@@ -162,3 +162,41 @@ fn forcing_an_unsupported_backend_is_an_error() {
 fn multi_buffer_scheduler() {
     testing::check_scheduler::<algorithm::Sha1>(Backend::Portable);
 }
+
+/// `Algorithm::compress` is safe to call with any backend: a supported one
+/// gives the portable result, an unsupported one panics naming it, rather
+/// than running instructions this CPU lacks.
+#[test]
+fn compress_checks_the_backend() {
+    use hash_core::Algorithm;
+    use hash_core::typenum::U64;
+    let mut rng = testing::Rng::new(0x5ea1);
+    let blocks: Vec<hash_core::Block<U64>> = (0..5)
+        .map(|_| {
+            let mut block = hash_core::Block::<U64>::default();
+            rng.fill(&mut block);
+            block
+        })
+        .collect();
+    let mut want = <algorithm::Sha1 as Algorithm>::INIT;
+    <algorithm::Sha1 as Algorithm>::compress(Backend::Portable, &mut want, &blocks);
+    for &b in Backend::all() {
+        let blocks = blocks.clone();
+        let result = std::panic::catch_unwind(move || {
+            let mut state = <algorithm::Sha1 as Algorithm>::INIT;
+            <algorithm::Sha1 as Algorithm>::compress(b, &mut state, &blocks);
+            state
+        });
+        match result {
+            Ok(state) => {
+                assert!(b.is_supported(), "[{b}] ran although unsupported");
+                assert_eq!(state, want, "[{b}] compress of 5 blocks");
+            }
+            Err(panic) => {
+                assert!(!b.is_supported(), "[{b}] panicked although supported");
+                let message = panic.downcast_ref::<String>().cloned().unwrap_or_default();
+                assert!(message.contains(b.name()) && message.contains("not supported"), "{message}");
+            }
+        }
+    }
+}
