@@ -15,10 +15,10 @@
 //! cycle.
 
 use core::arch::x86_64::{
-    __m512i, _mm512_add_epi32, _mm512_loadu_si512, _mm512_ror_epi32, _mm512_set_epi64, _mm512_set1_epi32,
-    _mm512_setzero_si512, _mm512_shuffle_epi8, _mm512_shuffle_i32x4, _mm512_srli_epi32, _mm512_storeu_si512,
-    _mm512_ternarylogic_epi32, _mm512_unpackhi_epi32, _mm512_unpackhi_epi64, _mm512_unpacklo_epi32,
-    _mm512_unpacklo_epi64,
+    __m512i, _mm256_loadu_si256, _mm256_storeu_si256, _mm512_add_epi32, _mm512_castsi512_si256, _mm512_loadu_si512,
+    _mm512_ror_epi32, _mm512_set_epi64, _mm512_set1_epi32, _mm512_setzero_si512, _mm512_shuffle_epi8,
+    _mm512_shuffle_i32x4, _mm512_srli_epi32, _mm512_ternarylogic_epi32, _mm512_unpackhi_epi32, _mm512_unpackhi_epi64,
+    _mm512_unpacklo_epi32, _mm512_unpacklo_epi64, _mm512_zextsi256_si512,
 };
 
 use hash_core::FixedAlgorithm;
@@ -185,18 +185,16 @@ macro_rules! round {
 /// have equal lengths, a whole number of blocks (the scheduler's contract).
 #[target_feature(enable = "avx512f,avx512bw")]
 fn compress_lanes(states: &mut [[u32; 8]; LANES], data: [&[u8]; LANES]) {
-    // The state transposed: `cols[j]` is working variable j of every lane.
-    let mut cols = [[0u32; LANES]; 8];
-    for (s, state) in states.iter().enumerate() {
-        for (col, &word) in cols.iter_mut().zip(state) {
-            col[s] = word;
-        }
+    // The state transposed: `v[j]` is working variable j of every lane. Each
+    // state fills the low half of a row; the high halves are zero.
+    let mut rows = [_mm512_setzero_si512(); 16];
+    for (row, state) in rows.iter_mut().zip(states.iter()) {
+        // SAFETY: `state` is eight u32 (32 bytes); loadu has no alignment requirement.
+        *row = _mm512_zextsi256_si512(unsafe { _mm256_loadu_si256(state.as_ptr().cast()) });
     }
+    let columns = transpose(&rows);
     let mut v = [_mm512_setzero_si512(); 8];
-    for (x, col) in v.iter_mut().zip(&cols) {
-        // SAFETY: `col` is sixteen u32 (64 bytes); loadu has no alignment requirement.
-        *x = unsafe { _mm512_loadu_si512(col.as_ptr().cast()) };
-    }
+    v.copy_from_slice(&columns[..8]);
     let mut blocks: [&[[u8; 64]]; LANES] = [&[]; LANES];
     for (b, d) in blocks.iter_mut().zip(data) {
         *b = d.as_chunks::<64>().0;
@@ -225,14 +223,12 @@ fn compress_lanes(states: &mut [[u32; 8]; LANES], data: [&[u8]; LANES]) {
             *x = _mm512_add_epi32(*x, y);
         }
     }
-    for (x, col) in v.iter().zip(cols.iter_mut()) {
-        // SAFETY: `col` is sixteen u32 (64 bytes); storeu has no alignment requirement.
-        unsafe { _mm512_storeu_si512(col.as_mut_ptr().cast(), *x) };
-    }
-    for (s, state) in states.iter_mut().enumerate() {
-        for (word, col) in state.iter_mut().zip(&cols) {
-            *word = col[s];
-        }
+    let mut columns = [_mm512_setzero_si512(); 16];
+    columns[..8].copy_from_slice(&v);
+    let rows = transpose(&columns);
+    for (state, row) in states.iter_mut().zip(rows) {
+        // SAFETY: `state` is eight u32 (32 bytes); storeu has no alignment requirement.
+        unsafe { _mm256_storeu_si256(state.as_mut_ptr().cast(), _mm512_castsi512_si256(row)) };
     }
 }
 
