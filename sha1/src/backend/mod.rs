@@ -28,17 +28,21 @@ cpufeatures::new!(cpuid_avx2, "avx2", "bmi1", "bmi2");
 #[non_exhaustive]
 pub enum Backend {
     /// The x86 SHA extensions (`sha1rnds4` and friends: four rounds per
-    /// instruction). One message: one instruction stream. `digest_many`:
-    /// several messages with their instruction streams interleaved, which
-    /// keeps the SHA unit busy while each stream waits on its last round.
-    /// Needs x86-64 with `sha`, `sse2`, `ssse3`, `sse4.1`, and the `shani`
+    /// instruction). One message: one instruction stream, bound by the
+    /// latency of `sha1rnds4`. `digest_many`: five messages at a time with
+    /// their instruction streams interleaved, which keeps the SHA unit busy
+    /// while each stream waits on its last round (about 2.6 times the
+    /// single-stream throughput); the last message of a batch, once it runs
+    /// alone, finishes as a single stream. Needs x86-64 with `sha`, `sse2`, `ssse3`, `sse4.1`, and the `shani`
     /// cargo feature (on by default).
     ShaNi,
     /// AVX2 and BMI. One message: the message schedule (W + K) computed
     /// with SIMD two blocks at a time ahead of the rounds, which run on
     /// scalar registers with `rorx` and `andn`. `digest_many`: eight
-    /// messages at once, one in each 32-bit lane of the `ymm` registers.
-    /// Needs x86-64 with `avx2`, `bmi1`, `bmi2`, and the `avx2` cargo
+    /// messages at once, one in each 32-bit lane of the `ymm` registers
+    /// (about 2.5 times the single-stream throughput); once the batch runs
+    /// dry and fewer than four lanes are busy, those messages finish on the
+    /// single-stream path. Needs x86-64 with `avx2`, `bmi1`, `bmi2`, and the `avx2` cargo
     /// feature (on by default).
     Avx2,
     /// Safe, fully unrolled Rust; runs everywhere. One message: scalar
@@ -146,12 +150,18 @@ pub(crate) fn digest_many(backend: Backend, inputs: &[&[u8]], outputs: &mut [[u8
             if !cpuid_shani::get() {
                 unsupported(backend);
             }
-            hash_core::multi::digest_many_lanes::<Sha1, SHANI_STREAMS>(backend, inputs, outputs, 2, |states, data| {
-                // SAFETY: `cpuid_shani::get()` confirmed the features of
-                // `x86_shani::compress_lanes` above, before the scheduler
-                // started.
-                unsafe { x86_shani::compress_lanes(states, data) }
-            });
+            hash_core::multi::digest_many_lanes::<Sha1, SHANI_STREAMS>(
+                backend,
+                inputs,
+                outputs,
+                SHANI_MIN_STREAMS,
+                |states, data| {
+                    // SAFETY: `cpuid_shani::get()` confirmed the features of
+                    // `x86_shani::compress_lanes` above, before the scheduler
+                    // started.
+                    unsafe { x86_shani::compress_lanes(states, data) }
+                },
+            );
         }
         #[cfg(all(target_arch = "x86_64", feature = "avx2"))]
         Backend::Avx2 => {
@@ -174,14 +184,18 @@ pub(crate) fn digest_many(backend: Backend, inputs: &[&[u8]], outputs: &mut [[u8
 }
 
 /// Interleaved streams of the SHA-NI batch engine. Measured on the
-/// development machine (AMD EPYC, 64 messages of 8 KiB): 2 streams 1.75x
-/// the single stream, 3 2.0x, 4 2.4x, 5 2.6x, 6 2.55x, 8 2.65x (but
-/// spilling); 5 it is.
+/// development machine (AMD EPYC, 64 messages of 8 KiB, throughput over
+/// the single stream): 2 streams 1.75x, 3 2.0x, 4 2.4x, 5 2.6x, 6 2.55x,
+/// 8 2.65x (spilling registers); 5 it is. A 5-stream step then costs about
+/// two single-stream blocks, so it pays from two busy streams on.
 #[cfg(all(target_arch = "x86_64", feature = "shani"))]
 const SHANI_STREAMS: usize = 5;
+/// The fewest busy streams for which the SHA-NI batch engine runs.
+#[cfg(all(target_arch = "x86_64", feature = "shani"))]
+const SHANI_MIN_STREAMS: usize = 2;
 
 /// The fewest busy lanes for which the 8-lane AVX2 engine beats the
-/// single-stream AVX2 backend (measured: one 8-lane step costs about as
-/// much as three single-stream blocks).
+/// single-stream AVX2 backend: measured on the development machine, one
+/// 8-lane step costs as much as about 3.2 single-stream blocks.
 #[cfg(all(target_arch = "x86_64", feature = "avx2"))]
-const AVX2_MIN_LANES: usize = 3;
+const AVX2_MIN_LANES: usize = 4;
