@@ -227,8 +227,9 @@ fn compress_lanes(states: &mut [[u32; 8]; LANES], data: [&[u8]; LANES]) {
     columns[..8].copy_from_slice(&v);
     let rows = transpose(&columns);
     for (state, row) in states.iter_mut().zip(rows) {
+        let low = _mm512_castsi512_si256(row);
         // SAFETY: `state` is eight u32 (32 bytes); storeu has no alignment requirement.
-        unsafe { _mm256_storeu_si256(state.as_mut_ptr().cast(), _mm512_castsi512_si256(row)) };
+        unsafe { _mm256_storeu_si256(state.as_mut_ptr().cast(), low) };
     }
 }
 
