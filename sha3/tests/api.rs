@@ -380,7 +380,13 @@ fn backend_listing() {
         );
     }
     assert_eq!(Backend::from_name("no-such-backend"), None);
-    testing::say(format_args!("sha3: detected backend: {}", Backend::detect().name()));
+    // Formatted first, newline included, so that `say` writes the whole
+    // line in one piece: under qemu-user every new test thread prints
+    // emulator warnings to the same stderr, which could otherwise land in
+    // the middle of the line that CI greps for (`say` adds its own newline
+    // in a separate write).
+    let line = format!("sha3: detected backend: {}\n", Backend::detect().name());
+    testing::say(format_args!("{line}"));
     println!("sha3 backends available here: {available:?}");
 }
 
