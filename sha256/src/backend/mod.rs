@@ -137,6 +137,14 @@ fn avx2_supported() -> bool {
     }
 }
 
+/// The 64 bytes of `block` as an array (a `Block<U64>` is exactly that).
+#[cfg(all(target_arch = "x86_64", any(feature = "shani", feature = "avx2")))]
+#[inline(always)]
+fn block_bytes(block: &Block<U64>) -> &[u8; 64] {
+    let (arrays, _) = block[..].as_chunks::<64>();
+    &arrays[0]
+}
+
 /// The panic for a backend that was not checked with `Backend::check`.
 #[cold]
 #[inline(never)]

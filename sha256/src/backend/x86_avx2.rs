@@ -220,10 +220,11 @@ pub(super) fn compress(state: &mut [u32; 8], blocks: &[Block<U64>]) {
     let mut buf = Schedule([[0; 8]; 16]);
     let mut pairs = blocks.chunks_exact(2);
     for pair in pairs.by_ref() {
-        compress_pair(state, pair[0].as_ref(), pair[1].as_ref(), true, &mut buf);
+        compress_pair(state, super::block_bytes(&pair[0]), super::block_bytes(&pair[1]), true, &mut buf);
     }
     if let [last] = pairs.remainder() {
-        compress_pair(state, last.as_ref(), last.as_ref(), false, &mut buf);
+        let last = super::block_bytes(last);
+        compress_pair(state, last, last, false, &mut buf);
     }
 }
 

@@ -156,7 +156,7 @@ pub(super) fn compress(state: &mut [u32; 8], blocks: &[Block<U64>]) {
     let (abef, cdgh) = load_state(state);
     let (mut abef, mut cdgh) = ([abef], [cdgh]);
     for block in blocks {
-        block_n::<1>(&mut abef, &mut cdgh, [block.as_ref()]);
+        block_n::<1>(&mut abef, &mut cdgh, [super::block_bytes(block)]);
     }
     store_state(abef[0], cdgh[0], state);
 }
