@@ -23,7 +23,24 @@
 //!     h.update(b"abc");
 //!     assert_eq!(h.finalize(), Sha256::digest(b"abc"), "{}", backend.name());
 //! }
+//!
+//! // Many messages at once: SIMD lanes or interleaved SHA-NI streams.
+//! let messages: [&[u8]; 3] = [b"abc", b"", b"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"];
+//! let mut digests = [[0u8; 32]; 3];
+//! Sha256::digest_many(&messages, &mut digests);
+//! assert_eq!(digests[0], Sha256::digest(b"abc"));
 //! ```
+//!
+//! # Backends
+//!
+//! [`Backend::detect`] picks, once per process, the first of these that the
+//! CPU supports; each is a cargo feature, on by default:
+//!
+//! | backend | one message | `digest_many` |
+//! |---|---|---|
+//! | [`Backend::ShaNi`] (`shani`) | SHA-NI | 2–4 interleaved SHA-NI streams; 16 AVX-512 lanes for 9 or more messages where the CPU has AVX-512F/BW (`avx512`) |
+//! | [`Backend::Avx2`] (`avx2`) | AVX2 schedule + BMI2 rounds | 8 AVX2 lanes; 16 AVX-512 lanes for 4 or more messages where the CPU has AVX-512F/BW (`avx512`) |
+//! | [`Backend::Portable`] | safe Rust | one after another |
 #![no_std]
 #![warn(missing_docs)]
 
