@@ -37,14 +37,21 @@ fn maj(x: u32, y: u32, z: u32) -> u32 {
 /// Compress each block in turn.
 pub(crate) fn compress(state: &mut [u32; 5], blocks: &[Block<U64>]) {
     let [mut h0, mut h1, mut h2, mut h3, mut h4] = *state;
+    // The round constants pass through `black_box`, once per call, so that
+    // the optimiser treats them as run-time values: with literal constants
+    // its reassociation adds K last, after ROTL⁵(a), which lengthens each
+    // round's dependency chain from two operations to three (measured: 7%
+    // slower).
+    let k = core::hint::black_box(K);
     for block in blocks {
-        [h0, h1, h2, h3, h4] = compress_block([h0, h1, h2, h3, h4], block);
+        [h0, h1, h2, h3, h4] = compress_block([h0, h1, h2, h3, h4], block, &k);
     }
     *state = [h0, h1, h2, h3, h4];
 }
 
+/// One block (§6.1.2 steps 1–4), with the round constants `k` (= K).
 #[inline(always)]
-pub(super) fn compress_block(state: [u32; 5], block: &Block<U64>) -> [u32; 5] {
+pub(super) fn compress_block(state: [u32; 5], block: &Block<U64>, k: &[u32; 4]) -> [u32; 5] {
     // One bounds check for the whole block; the loads below index a
     // fixed-size array with constants.
     let bytes: &[u8; 64] = match <&[u8; 64]>::try_from(&block[..]) {
@@ -127,35 +134,35 @@ pub(super) fn compress_block(state: [u32; 5], block: &Block<U64>) -> [u32; 5] {
         };
     }
 
-    // Rounds 0–19: Ch, K[0].
-    five!(ch, K[0], 0);
-    five!(ch, K[0], 5);
-    five!(ch, K[0], 10);
+    // Rounds 0–19: Ch, k[0].
+    five!(ch, k[0], 0);
+    five!(ch, k[0], 5);
+    five!(ch, k[0], 10);
     // W[15] is the last loaded word; W[16] onwards is scheduled.
-    round!(a, b, c, d, e, ch, K[0], 15);
+    round!(a, b, c, d, e, ch, k[0], 15);
     schedule!(16);
-    round!(e, a, b, c, d, ch, K[0], 16);
+    round!(e, a, b, c, d, ch, k[0], 16);
     schedule!(17);
-    round!(d, e, a, b, c, ch, K[0], 17);
+    round!(d, e, a, b, c, ch, k[0], 17);
     schedule!(18);
-    round!(c, d, e, a, b, ch, K[0], 18);
+    round!(c, d, e, a, b, ch, k[0], 18);
     schedule!(19);
-    round!(b, c, d, e, a, ch, K[0], 19);
-    // Rounds 20–39: Parity, K[1].
-    five_scheduled!(parity, K[1], 20);
-    five_scheduled!(parity, K[1], 25);
-    five_scheduled!(parity, K[1], 30);
-    five_scheduled!(parity, K[1], 35);
-    // Rounds 40–59: Maj, K[2].
-    five_scheduled!(maj, K[2], 40);
-    five_scheduled!(maj, K[2], 45);
-    five_scheduled!(maj, K[2], 50);
-    five_scheduled!(maj, K[2], 55);
-    // Rounds 60–79: Parity, K[3].
-    five_scheduled!(parity, K[3], 60);
-    five_scheduled!(parity, K[3], 65);
-    five_scheduled!(parity, K[3], 70);
-    five_scheduled!(parity, K[3], 75);
+    round!(b, c, d, e, a, ch, k[0], 19);
+    // Rounds 20–39: Parity, k[1].
+    five_scheduled!(parity, k[1], 20);
+    five_scheduled!(parity, k[1], 25);
+    five_scheduled!(parity, k[1], 30);
+    five_scheduled!(parity, k[1], 35);
+    // Rounds 40–59: Maj, k[2].
+    five_scheduled!(maj, k[2], 40);
+    five_scheduled!(maj, k[2], 45);
+    five_scheduled!(maj, k[2], 50);
+    five_scheduled!(maj, k[2], 55);
+    // Rounds 60–79: Parity, k[3].
+    five_scheduled!(parity, k[3], 60);
+    five_scheduled!(parity, k[3], 65);
+    five_scheduled!(parity, k[3], 70);
+    five_scheduled!(parity, k[3], 75);
 
     // Step 4: the intermediate hash value H(i).
     [
