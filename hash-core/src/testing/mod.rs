@@ -50,8 +50,12 @@ impl Rng {
 
 /// Print a line straight to stderr, past the test harness's output capture,
 /// so that it shows in every `cargo test` run (skips, KAT counts).
+///
+/// The line and its newline go out in one write, so that other writers of
+/// the same stream (qemu-user's warnings under CI) cannot split it.
 pub fn say(line: core::fmt::Arguments<'_>) {
-    let _ = writeln!(std::io::stderr(), "{line}");
+    let text = std::format!("{line}\n");
+    let _ = std::io::stderr().write_all(text.as_bytes());
 }
 
 /// The backends of `B` this CPU supports; prints one line for each
