@@ -77,7 +77,7 @@ fn digest_many_matches_one_by_one() {
 fn digest_many_equal_lengths() {
     let mut rng = testing::Rng::new(0x4d44_3501);
     for b in backends() {
-        for batch in [5usize, 8, 15, 16, 17, 32, 40] {
+        for batch in [5usize, 8, 15, 16, 17, 32, 40, 64, 65] {
             for len in (0..=200).step_by(if batch == 16 { 1 } else { 23 }) {
                 let msgs: Vec<Vec<u8>> = (0..batch).map(|_| rng.bytes(len)).collect();
                 let inputs: Vec<&[u8]> = msgs.iter().map(|m| &m[..]).collect();

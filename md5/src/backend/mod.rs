@@ -14,6 +14,8 @@ mod portable;
 mod x86_asm;
 #[cfg(all(target_arch = "x86_64", feature = "avx2"))]
 mod x86_avx2;
+#[cfg(all(target_arch = "x86_64", feature = "avx512"))]
+mod x86_avx512;
 #[cfg(all(target_arch = "x86_64", feature = "x86", not(feature = "asm")))]
 mod x86_scalar;
 
@@ -26,6 +28,8 @@ use x86_scalar as x86_single;
 cpufeatures::new!(bmi1_cpuid, "bmi1");
 #[cfg(all(target_arch = "x86_64", feature = "avx2"))]
 cpufeatures::new!(avx2_cpuid, "avx2", "bmi1");
+#[cfg(all(target_arch = "x86_64", feature = "avx512"))]
+cpufeatures::new!(avx512_cpuid, "avx512f", "bmi1");
 
 /// An MD5 compression backend.
 ///
@@ -38,6 +42,12 @@ cpufeatures::new!(avx2_cpuid, "avx2", "bmi1");
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Backend {
+    /// AVX-512F and BMI1 (x86-64, cargo feature `avx512`). One message is
+    /// hashed with the [`Backend::X86`] scalar code; `digest_many` hashes up
+    /// to 64 messages at a time in the 32-bit lanes of AVX-512 registers, as
+    /// 1, 2 or 4 interleaved groups of 16 lanes depending on the batch size
+    /// (two messages or fewer go through the scalar code).
+    Avx512,
     /// AVX2 and BMI1 (x86-64, cargo feature `avx2`). One message is hashed
     /// with the [`Backend::X86`] scalar code (MD5 is one long dependency
     /// chain, which SIMD cannot shorten); `digest_many` hashes up to 32
@@ -58,10 +68,11 @@ pub enum Backend {
 static DETECTED: DetectCache = DetectCache::new();
 
 impl BackendKind for Backend {
-    const ALL: &'static [Backend] = &[Backend::Avx2, Backend::X86, Backend::Portable];
+    const ALL: &'static [Backend] = &[Backend::Avx512, Backend::Avx2, Backend::X86, Backend::Portable];
 
     fn name(self) -> &'static str {
         match self {
+            Backend::Avx512 => "avx512",
             Backend::Avx2 => "avx2",
             Backend::X86 => "x86",
             Backend::Portable => "portable",
@@ -70,6 +81,7 @@ impl BackendKind for Backend {
 
     fn requires(self) -> &'static str {
         match self {
+            Backend::Avx512 => "x86-64 with avx512f, bmi1 and the `avx512` cargo feature",
             Backend::Avx2 => "x86-64 with avx2, bmi1 and the `avx2` cargo feature",
             Backend::X86 => "x86-64 with bmi1 and the `x86` cargo feature",
             Backend::Portable => "",
@@ -79,6 +91,8 @@ impl BackendKind for Backend {
     #[inline]
     fn is_supported(self) -> bool {
         match self {
+            #[cfg(all(target_arch = "x86_64", feature = "avx512"))]
+            Backend::Avx512 => avx512_cpuid::get(),
             #[cfg(all(target_arch = "x86_64", feature = "avx2"))]
             Backend::Avx2 => avx2_cpuid::get(),
             #[cfg(all(target_arch = "x86_64", feature = "x86"))]
@@ -113,10 +127,10 @@ pub(crate) fn compress(backend: Backend, state: &mut [u32; 4], blocks: &[Block<U
     match backend {
         Backend::Portable => portable::compress(state, blocks),
         #[cfg(all(target_arch = "x86_64", feature = "x86"))]
-        Backend::X86 | Backend::Avx2 if backend.is_supported() => {
+        Backend::X86 | Backend::Avx2 | Backend::Avx512 if backend.is_supported() => {
             // SAFETY: the scalar code needs BMI1. `is_supported()` has just
-            // returned true, and for both variants it includes the run-time
-            // check for BMI1 (`bmi1_cpuid` / `avx2_cpuid`).
+            // returned true, and for these variants it includes the run-time
+            // check for BMI1 (`bmi1_cpuid` / `avx2_cpuid` / `avx512_cpuid`).
             unsafe { x86_single::compress(state, blocks) }
         }
         #[allow(unreachable_patterns)]
@@ -159,6 +173,27 @@ fn digest_many_avx2<const N: usize>(inputs: &[&[u8]], outputs: &mut [[u8; 16]], 
     );
 }
 
+/// The AVX-512 batch engine for `N` lanes: `N / 16` groups of 16
+/// interleaved. `min_active` is as for [`digest_many_avx2`]; measured on
+/// Zen 5, one round of the 16-, 32- and 64-lane engines costs about 2.3,
+/// 3.0 and 4.6 scalar blocks.
+#[cfg(all(target_arch = "x86_64", feature = "avx512"))]
+fn digest_many_avx512<const N: usize>(inputs: &[&[u8]], outputs: &mut [[u8; 16]], min_active: usize) {
+    hash_core::multi::digest_many_lanes::<crate::algorithm::Md5, N>(
+        Backend::Avx512,
+        inputs,
+        outputs,
+        min_active,
+        |states, data| {
+            // SAFETY: the lane engine needs AVX-512F. Our only caller,
+            // `digest_many`, comes here for `Backend::Avx512` after
+            // `is_supported()`, i.e. `avx512_cpuid`, has found it on this
+            // CPU (with the OS saving the zmm registers).
+            unsafe { x86_avx512::compress_lanes::<N>(states, data) }
+        },
+    );
+}
+
 /// Hash each of `inputs` into the matching `outputs` slot with `backend`.
 ///
 /// # Panics
@@ -166,6 +201,12 @@ fn digest_many_avx2<const N: usize>(inputs: &[&[u8]], outputs: &mut [[u8; 16]], 
 /// length; the callers have checked that).
 pub(crate) fn digest_many(backend: Backend, inputs: &[&[u8]], outputs: &mut [[u8; 16]]) {
     match backend {
+        #[cfg(all(target_arch = "x86_64", feature = "avx512"))]
+        Backend::Avx512 if backend.is_supported() => match inputs.len() {
+            0..=16 => digest_many_avx512::<16>(inputs, outputs, 3),
+            17..=32 => digest_many_avx512::<32>(inputs, outputs, 4),
+            _ => digest_many_avx512::<64>(inputs, outputs, 5),
+        },
         #[cfg(all(target_arch = "x86_64", feature = "avx2"))]
         Backend::Avx2 if backend.is_supported() => {
             let [(lanes_8, min_8), (lanes_16, min_16)] = AVX2_ENGINES;

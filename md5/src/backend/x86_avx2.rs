@@ -17,6 +17,7 @@
 //!   and the −1 is folded into the step's constant: two logic operations
 //!   and a subtraction instead of three logic operations and an addition.
 
+use core::arch::asm;
 use core::arch::x86_64::{
     __m128i, __m256i, _mm_loadu_si128, _mm256_add_epi32, _mm256_and_si256, _mm256_andnot_si256, _mm256_castsi128_si256,
     _mm256_extract_epi32, _mm256_inserti128_si256, _mm256_or_si256, _mm256_set1_epi32, _mm256_setr_epi32,
@@ -37,6 +38,18 @@ fn load16(bytes: &[u8]) -> __m128i {
     // SAFETY: `bytes` is 16 readable bytes, which is what `_mm_loadu_si128`
     // reads; it has no alignment requirement (and SSE2 is baseline x86-64).
     unsafe { _mm_loadu_si128(bytes.as_ptr().cast()) }
+}
+
+/// `v`, hidden from the optimiser: the empty `asm!` makes LLVM treat the
+/// value as unknown, which stops it from re-associating a sum across it.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn opaque(mut v: __m256i) -> __m256i {
+    // SAFETY: the template is only a comment, so no instruction runs: the
+    // register holding `v` is left as it is, and no memory, stack or flags
+    // are touched (as the options declare).
+    unsafe { asm!("/* {0} */", inout(ymm_reg) v, options(pure, nomem, nostack, preserves_flags)) };
+    v
 }
 
 /// Load word `k` (0..16) of the 64-byte block at byte `offset` of each of
@@ -112,15 +125,30 @@ pub(crate) fn compress_lanes<const N: usize>(states: &mut [[u32; 4]; N], data: [
 
         // One step on every group: a = b + ((a + X[k] + K + fun) <<< s),
         // `$fun` being the round function of the group's b, c, d, added
-        // (or, for I, subtracted: see the module docs) by `$add`.
+        // (or, for I, subtracted: see the module docs) by `$add`. Whatever
+        // does not wait for b (`$early`) is summed first, behind
+        // `opaque`, so that LLVM cannot re-associate the sum and put the
+        // b-dependent term first.
         macro_rules! step {
-            ($add:ident, $konst:expr, $fun:ident, $a:ident, $b:ident, $c:ident, $d:ident, $k:literal, $s:literal) => {
+            ($add:ident, $konst:expr, $fun:ident, $early:ident, $a:ident, $b:ident, $c:ident, $d:ident, $k:literal, $s:literal) => {
                 let konst = _mm256_set1_epi32($konst as i32);
                 for g in 0..groups {
-                    let t = _mm256_add_epi32(_mm256_add_epi32(x[g][$k], konst), $a[g]);
-                    let t = $add(t, $fun!($b[g], $c[g], $d[g]));
+                    let early = _mm256_add_epi32(x[g][$k], konst);
+                    let early = opaque(_mm256_add_epi32(early, $early!($a[g], $c[g], $d[g])));
+                    let t = $add(early, $fun!($b[g], $c[g], $d[g]));
                     $a[g] = _mm256_add_epi32($b[g], rotl!(t, $s));
                 }
+            };
+        }
+        // The b-free part of a step: a, plus for G the ¬d ∧ c half.
+        macro_rules! early_a {
+            ($a:expr, $c:expr, $d:expr) => {
+                $a
+            };
+        }
+        macro_rules! early_g {
+            ($a:expr, $c:expr, $d:expr) => {
+                _mm256_add_epi32($a, _mm256_andnot_si256($d, $c))
             };
         }
         // The round functions (module docs).
@@ -129,7 +157,7 @@ pub(crate) fn compress_lanes<const N: usize>(states: &mut [[u32; 4]; N], data: [
                 _mm256_xor_si256($d, _mm256_and_si256($b, _mm256_xor_si256($c, $d)))
             };
         }
-        // G's b-dependent half; the other half is added beforehand.
+        // G's b-dependent half; the other half is in `early_g`.
         macro_rules! fun_g_half {
             ($b:expr, $c:expr, $d:expr) => {
                 _mm256_and_si256($b, $d)
@@ -148,25 +176,22 @@ pub(crate) fn compress_lanes<const N: usize>(states: &mut [[u32; 4]; N], data: [
         }
         macro_rules! f {
             ($a:ident, $b:ident, $c:ident, $d:ident, $k:literal, $s:literal, $t:literal) => {
-                step!(_mm256_add_epi32, T[$t], fun_f, $a, $b, $c, $d, $k, $s);
+                step!(_mm256_add_epi32, T[$t], fun_f, early_a, $a, $b, $c, $d, $k, $s);
             };
         }
         macro_rules! g {
             ($a:ident, $b:ident, $c:ident, $d:ident, $k:literal, $s:literal, $t:literal) => {
-                for g in 0..groups {
-                    $a[g] = _mm256_add_epi32($a[g], _mm256_andnot_si256($d[g], $c[g]));
-                }
-                step!(_mm256_add_epi32, T[$t], fun_g_half, $a, $b, $c, $d, $k, $s);
+                step!(_mm256_add_epi32, T[$t], fun_g_half, early_g, $a, $b, $c, $d, $k, $s);
             };
         }
         macro_rules! h {
             ($a:ident, $b:ident, $c:ident, $d:ident, $k:literal, $s:literal, $t:literal) => {
-                step!(_mm256_add_epi32, T[$t], fun_h, $a, $b, $c, $d, $k, $s);
+                step!(_mm256_add_epi32, T[$t], fun_h, early_a, $a, $b, $c, $d, $k, $s);
             };
         }
         macro_rules! i {
             ($a:ident, $b:ident, $c:ident, $d:ident, $k:literal, $s:literal, $t:literal) => {
-                step!(_mm256_sub_epi32, T[$t].wrapping_sub(1), fun_not_i, $a, $b, $c, $d, $k, $s);
+                step!(_mm256_sub_epi32, T[$t].wrapping_sub(1), fun_not_i, early_a, $a, $b, $c, $d, $k, $s);
             };
         }
         macro_rules! steps {

@@ -1,0 +1,205 @@
+//! Multi-buffer MD5 (RFC 1321 §3.4) on AVX-512F: 16, 32 or 64 independent
+//! messages, as groups of 16 whose 32-bit words sit in the lanes of `zmm`
+//! registers.
+//!
+//! AVX-512F gives each round function in one instruction (`vpternlogd`,
+//! with the function's truth table as its immediate) and a rotate
+//! (`vprold`), so a step is six operations on 16 lanes, of which four are
+//! on the chain from `b` (round function, add, rotate, add). The groups
+//! are written side by side, step by step, so that the CPU overlaps their
+//! chains.
+
+use core::arch::asm;
+use core::arch::x86_64::{
+    __m128i, __m512i, _mm_extract_epi32, _mm_loadu_si128, _mm512_add_epi32, _mm512_castsi128_si512,
+    _mm512_extracti32x4_epi32, _mm512_inserti32x4, _mm512_rol_epi32, _mm512_set1_epi32, _mm512_setr_epi32,
+    _mm512_setzero_si512, _mm512_ternarylogic_epi32, _mm512_unpackhi_epi32, _mm512_unpackhi_epi64,
+    _mm512_unpacklo_epi32, _mm512_unpacklo_epi64,
+};
+
+use crate::consts::{T, md5_steps};
+
+/// The round functions as `vpternlogd` truth tables: bit `4x + 2y + z` of
+/// the immediate is the function's value at X = x, Y = y, Z = z (RFC 1321
+/// §3.4).
+mod table {
+    /// F(X,Y,Z) = XY v not(X) Z.
+    pub(super) const F: i32 = 0xca;
+    /// G(X,Y,Z) = XZ v Y not(Z).
+    pub(super) const G: i32 = 0xe4;
+    /// H(X,Y,Z) = X xor Y xor Z.
+    pub(super) const H: i32 = 0x96;
+    /// I(X,Y,Z) = Y xor (X v not(Z)).
+    pub(super) const I: i32 = 0x39;
+}
+
+/// The first 16 bytes of `bytes` as a vector.
+///
+/// # Panics
+/// If `bytes` is shorter than 16 bytes.
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn load16(bytes: &[u8]) -> __m128i {
+    let bytes: &[u8; 16] = bytes.first_chunk().expect("md5 avx512: a 16-byte load from a shorter slice");
+    // SAFETY: `bytes` is 16 readable bytes, which is what `_mm_loadu_si128`
+    // reads; it has no alignment requirement (and SSE2 is baseline x86-64).
+    unsafe { _mm_loadu_si128(bytes.as_ptr().cast()) }
+}
+
+/// `v`, hidden from the optimiser: the empty `asm!` makes LLVM treat the
+/// value as unknown, which stops it from re-associating a sum across it.
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn opaque(mut v: __m512i) -> __m512i {
+    // SAFETY: the template is only a comment, so no instruction runs: the
+    // register holding `v` is left as it is, and no memory, stack or flags
+    // are touched (as the options declare).
+    unsafe { asm!("/* {0} */", inout(zmm_reg) v, options(pure, nomem, nostack, preserves_flags)) };
+    v
+}
+
+/// Load word `k` (0..16) of the 64-byte block at byte `offset` of each of
+/// the 16 `lanes` into `x[k]`, lane `i` of the vector holding lane `i`'s
+/// word (a transposition of 16 rows of 16 words).
+#[target_feature(enable = "avx512f")]
+fn load_words(x: &mut [__m512i; 16], lanes: &[&[u8]], offset: usize) {
+    assert!(lanes.len() == 16, "md5 avx512: 16 lanes per group");
+    for quarter in 0..4 {
+        // Row r (r in 0..4) holds words 4q..4q+4 of lanes r, r + 4, r + 8
+        // and r + 12, one lane per 128-bit chunk.
+        let at = offset + 16 * quarter;
+        let row = |r: usize| {
+            let v = _mm512_castsi128_si512(load16(&lanes[r][at..]));
+            let v = _mm512_inserti32x4::<1>(v, load16(&lanes[r + 4][at..]));
+            let v = _mm512_inserti32x4::<2>(v, load16(&lanes[r + 8][at..]));
+            _mm512_inserti32x4::<3>(v, load16(&lanes[r + 12][at..]))
+        };
+        let (r0, r1, r2, r3) = (row(0), row(1), row(2), row(3));
+        // Within each 128-bit chunk c: [w0 of lanes 4c, 4c+1, w1 of lanes
+        // 4c, 4c+1], and so on.
+        let t0 = _mm512_unpacklo_epi32(r0, r1);
+        let t1 = _mm512_unpacklo_epi32(r2, r3);
+        let t2 = _mm512_unpackhi_epi32(r0, r1);
+        let t3 = _mm512_unpackhi_epi32(r2, r3);
+        // Chunk c: word j of lanes 4c..4c+4, so lanes 0..16 in order.
+        x[4 * quarter] = _mm512_unpacklo_epi64(t0, t1);
+        x[4 * quarter + 1] = _mm512_unpackhi_epi64(t0, t1);
+        x[4 * quarter + 2] = _mm512_unpacklo_epi64(t2, t3);
+        x[4 * quarter + 3] = _mm512_unpackhi_epi64(t2, t3);
+    }
+}
+
+/// Compress `data[i]` into `states[i]` for each of the `N` lanes (`N` a
+/// multiple of 16, at most 64: `N / 16` groups of 16 lanes, interleaved).
+/// Every `data[i]` must have the same length, a multiple of 64 bytes.
+///
+/// # Panics
+/// If the lengths differ or are not whole blocks.
+#[target_feature(enable = "avx512f")]
+pub(crate) fn compress_lanes<const N: usize>(states: &mut [[u32; 4]; N], data: [&[u8]; N]) {
+    const { assert!(N.is_multiple_of(16) && N <= 64) };
+    let groups = N / 16;
+    let len = data[0].len();
+    assert!(
+        data.iter().all(|d| d.len() == len) && len.is_multiple_of(64),
+        "md5 avx512: lanes of unequal or partial blocks"
+    );
+
+    // The chaining values: a[g] lane i is word 0 of states[16g + i], etc.
+    let zero = _mm512_setzero_si512();
+    let (mut a, mut b, mut c, mut d) = ([zero; 4], [zero; 4], [zero; 4], [zero; 4]);
+    for g in 0..groups {
+        let gather = |w: usize| {
+            let s = |i: usize| states[16 * g + i][w] as i32;
+            _mm512_setr_epi32(
+                s(0),
+                s(1),
+                s(2),
+                s(3),
+                s(4),
+                s(5),
+                s(6),
+                s(7),
+                s(8),
+                s(9),
+                s(10),
+                s(11),
+                s(12),
+                s(13),
+                s(14),
+                s(15),
+            )
+        };
+        (a[g], b[g], c[g], d[g]) = (gather(0), gather(1), gather(2), gather(3));
+    }
+
+    let mut x = [[zero; 16]; 4];
+    for offset in (0..len).step_by(64) {
+        for g in 0..groups {
+            load_words(&mut x[g], &data[16 * g..16 * g + 16], offset);
+        }
+        let (aa, bb, cc, dd) = (a, b, c, d);
+
+        // One step on every group: a = b + ((a + X[k] + T[t] + fun(b,c,d)) <<< s).
+        macro_rules! step {
+            ($table:expr, $a:ident, $b:ident, $c:ident, $d:ident, $k:literal, $s:literal, $t:literal) => {
+                let konst = _mm512_set1_epi32(T[$t] as i32);
+                for g in 0..groups {
+                    // a + X[k] + T[t] first, behind `opaque`, so that LLVM
+                    // cannot re-associate the sum and put the round
+                    // function of b (the newest value) first.
+                    let early = opaque(_mm512_add_epi32(_mm512_add_epi32(x[g][$k], konst), $a[g]));
+                    let t = _mm512_add_epi32(early, _mm512_ternarylogic_epi32::<{ $table }>($b[g], $c[g], $d[g]));
+                    $a[g] = _mm512_add_epi32($b[g], _mm512_rol_epi32::<$s>(t));
+                }
+            };
+        }
+        macro_rules! f {
+            ($($arg:tt)*) => { step!(table::F, $($arg)*); };
+        }
+        macro_rules! g {
+            ($($arg:tt)*) => { step!(table::G, $($arg)*); };
+        }
+        macro_rules! h {
+            ($($arg:tt)*) => { step!(table::H, $($arg)*); };
+        }
+        macro_rules! i {
+            ($($arg:tt)*) => { step!(table::I, $($arg)*); };
+        }
+        macro_rules! steps {
+            ($($fun:ident($($arg:tt)*))*) => { $($fun!($($arg)*);)* };
+        }
+        md5_steps!(steps!(f, g, h, i, a, b, c, d));
+
+        // Add the chaining value in (end of RFC 1321 §3.4's block loop).
+        for g in 0..groups {
+            a[g] = _mm512_add_epi32(a[g], aa[g]);
+            b[g] = _mm512_add_epi32(b[g], bb[g]);
+            c[g] = _mm512_add_epi32(c[g], cc[g]);
+            d[g] = _mm512_add_epi32(d[g], dd[g]);
+        }
+    }
+
+    for g in 0..groups {
+        for (w, v) in [a[g], b[g], c[g], d[g]].into_iter().enumerate() {
+            let chunks = [
+                _mm512_extracti32x4_epi32::<0>(v),
+                _mm512_extracti32x4_epi32::<1>(v),
+                _mm512_extracti32x4_epi32::<2>(v),
+                _mm512_extracti32x4_epi32::<3>(v),
+            ];
+            let words = chunks.map(|q| {
+                [
+                    _mm_extract_epi32::<0>(q),
+                    _mm_extract_epi32::<1>(q),
+                    _mm_extract_epi32::<2>(q),
+                    _mm_extract_epi32::<3>(q),
+                ]
+            });
+            let words = words.as_flattened().iter().map(|&w| w as u32);
+            for (i, word) in words.into_iter().enumerate() {
+                states[16 * g + i][w] = word;
+            }
+        }
+    }
+}
