@@ -17,6 +17,7 @@
 //! cpu-features  <space-separated list>
 //! crate   <crate> <detected backend> <available, comma-separated> <unavailable: "name (needs ...)", "; "-separated>
 //! peer    <family> ok|absent <version or reason>
+//! algo    <algorithm id> <name> <output bytes>
 //! note    <algorithm> <family> <text>
 //! plan    <number of measurements>
 //! progress <n> <text>
@@ -31,9 +32,7 @@ use std::time::{Duration, Instant};
 
 use bench::{ALGOS, Algo, ManySubject, Subject, message};
 
-#[cfg(feature = "openssl")]
-mod openssl;
-mod peers;
+use hashes_peers::peers;
 
 const USAGE: &str = "usage: peers [--algo A,B] [--size N,M] [--backend B,C] [--rounds N] [--round-ms MS]
              [--many COUNTxBYTES,...|none] [--info]
@@ -279,6 +278,7 @@ fn run(o: &Options) -> Result<(), String> {
                 })
                 .collect()
         };
+        emit!("algo", algo.id, algo.name, algo.out_len);
         plan.push((algo, subjects, many));
     }
     let total: usize = plan
@@ -336,15 +336,21 @@ fn run(o: &Options) -> Result<(), String> {
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let result = parse_args(&args).and_then(|o| run(&o));
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
+    let options = match parse_args(&args) {
+        Ok(o) => o,
         Err(e) if e.is_empty() => {
             println!("{USAGE}");
-            ExitCode::SUCCESS
+            return ExitCode::SUCCESS;
         }
         Err(e) => {
             eprintln!("error: {e}\n\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    match run(&options) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
             ExitCode::from(2)
         }
     }

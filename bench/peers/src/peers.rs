@@ -4,23 +4,27 @@
 use bench::{Algo, Subject};
 
 /// A peer family and whether it can run here.
-pub(crate) struct Status {
-    pub(crate) family: &'static str,
+pub struct Status {
+    /// `"openssl"`, `"ring"`, [`RC_OLD`] or [`RC_NEW`].
+    pub family: &'static str,
     /// `Ok(description)` or `Err(why not)`.
-    pub(crate) state: Result<String, String>,
+    pub state: Result<String, String>,
 }
 
 /// The peers of this build.
-pub(crate) struct Peers {
+pub struct Peers {
     #[cfg(feature = "openssl")]
     openssl: Result<&'static crate::openssl::Api, String>,
 }
 
-pub(crate) const RC_OLD: &str = "rustcrypto-0.10";
-pub(crate) const RC_NEW: &str = "rustcrypto-latest";
+/// RustCrypto's 0.10 line (sha2, sha1, md-5, sha3 0.10).
+pub const RC_OLD: &str = "rustcrypto-0.10";
+/// RustCrypto's newest line (sha2, sha1, md-5 0.11, sha3 0.12, shake 0.1).
+pub const RC_NEW: &str = "rustcrypto-latest";
 
 impl Peers {
-    pub(crate) fn load() -> Self {
+    /// Find the peers (loads OpenSSL's libcrypto, where that is built in).
+    pub fn load() -> Self {
         Peers {
             #[cfg(feature = "openssl")]
             openssl: crate::openssl::load(),
@@ -28,7 +32,7 @@ impl Peers {
     }
 
     /// One line per peer family: what it is, or why it is absent.
-    pub(crate) fn statuses(&self) -> Vec<Status> {
+    pub fn statuses(&self) -> Vec<Status> {
         let built = |on: bool, what: &str| if on { Ok(what.to_string()) } else { Err("not in this build".to_string()) };
         #[cfg(feature = "openssl")]
         let openssl = self.openssl.as_ref().map(|api| format!("{} ({})", api.version, api.path)).map_err(Clone::clone);
@@ -50,7 +54,7 @@ impl Peers {
 
     /// Every peer implementation of `algo`, and notes on the peers that
     /// could have one but do not (`(family, why)`).
-    pub(crate) fn subjects(&self, algo: &'static Algo) -> (Vec<Subject>, Vec<(&'static str, String)>) {
+    pub fn subjects(&self, algo: &'static Algo) -> (Vec<Subject>, Vec<(&'static str, String)>) {
         #[allow(unused_mut)]
         let mut subjects = Vec::new();
         #[allow(unused_mut)]
