@@ -11,8 +11,8 @@
 //! of blocks is computed a step at a time between the rounds of the
 //! current pair, so that the vector unit works while the scalar rounds
 //! wait on their latency chain (computed all at once ahead of the pair,
-//! the schedule's own dependency chain stalled the rounds: measured 35%
-//! slower than pipelined).
+//! the schedule's own dependency chain stalled the rounds: measured 1.5
+//! times the time of the pipelined version).
 //!
 //! Words 16..31 use the schedule as defined (§6.1.2 step 1),
 //!
