@@ -43,8 +43,9 @@ pub enum Backend {
     ///
     /// One message: two rounds per `sha256rnds2`, the state kept in the
     /// instruction's ABEF/CDGH layout for the whole run of blocks.
-    /// `digest_many`: four messages at once as interleaved SHA-NI
-    /// instruction streams, which hides part of `sha256rnds2`'s latency;
+    /// `digest_many`: four messages at once (two or three for batches of
+    /// that size) as interleaved SHA-NI instruction streams, which hides
+    /// part of `sha256rnds2`'s latency;
     /// but on a CPU that also has AVX-512F and AVX-512BW (and with the
     /// `avx512` cargo feature, on by default), sixteen messages at once in
     /// the 32-bit lanes of `zmm` registers for batches of 9 messages or
@@ -231,11 +232,19 @@ fn engine(backend: Backend, messages: usize) -> Engine {
 /// batch engine (see the variants' docs); `A` is SHA-256 or SHA-224.
 ///
 /// # Panics
-/// If this CPU (or this build) does not support `backend`.
+/// If this CPU (or this build) does not support `backend`, or the slices
+/// differ in length (reachable through the `FixedAlgorithm` trait, which
+/// does not check).
 pub(crate) fn digest_many<A>(backend: Backend, inputs: &[&[u8]], outputs: &mut [A::Output])
 where
     A: hash_core::FixedAlgorithm<State = [u32; 8], Backend = Backend>,
 {
+    assert!(
+        inputs.len() == outputs.len(),
+        "digest_many: {} inputs but {} output slots; pass one output per input",
+        inputs.len(),
+        outputs.len()
+    );
     if !backend.is_supported() {
         unsupported(backend)
     }
