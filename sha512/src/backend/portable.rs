@@ -3,7 +3,7 @@
 //! The 80 rounds are fully unrolled; instead of shifting the eight working
 //! variables each round, every round names them in rotated order. The
 //! message schedule lives in a 16-word ring that is extended in place
-//! (W[t] for t >= 16 overwrites W[t-16]).
+//! (`W[t]` for t >= 16 overwrites `W[t-16]`).
 #![forbid(unsafe_code)]
 
 use hash_core::Block;

@@ -5,8 +5,8 @@
 //! schedule (§6.4.2 step 1) of both blocks is computed together in `ymm`
 //! registers, block one in the low 128-bit half and block two in the high
 //! half, two 64-bit words per half, so that `vpalignr` (which works within
-//! each half) lines up W[t-15] and W[t-7] for both blocks at once. W[t] +
-//! K[t] is spilled to the stack, and the 80 rounds (§6.4.2 step 3) run on
+//! each half) lines up `W[t-15]` and `W[t-7]` for both blocks at once. `W[t]` +
+//! `K[t]` is spilled to the stack, and the 80 rounds (§6.4.2 step 3) run on
 //! general-purpose registers with BMI2 `rorx` rotations and BMI1 `andn`:
 //! block one's rounds interleaved with the vector schedule, then block
 //! two's rounds from the stack. This is the layout of Intel's "Fast SHA-512
@@ -56,7 +56,7 @@ fn load_pair(a: &Block<U128>, b: &Block<U128>, i: usize) -> __m256i {
     _mm256_shuffle_epi8(_mm256_set_m128i(hi, lo), bswap64_mask())
 }
 
-/// K[2i], K[2i+1], K[2i], K[2i+1] at index i: the round constants of a
+/// `K[2i]`, `K[2i+1]`, `K[2i]`, `K[2i+1]` at index i: the round constants of a
 /// pair of rounds for both blocks.
 static K_PAIRS: [[u64; 4]; 40] = {
     let mut out = [[0; 4]; 40];
@@ -68,7 +68,7 @@ static K_PAIRS: [[u64; 4]; 40] = {
     out
 };
 
-/// K[2i], K[2i+1] in both 128-bit halves.
+/// `K[2i]`, `K[2i+1]` in both 128-bit halves.
 #[inline]
 #[target_feature(enable = "avx2")]
 fn k_pair(i: usize) -> __m256i {
@@ -108,11 +108,11 @@ fn small_sigma1(x: __m256i) -> __m256i {
 }
 
 /// The next two schedule words of both blocks (§6.4.2 step 1):
-/// W[t] = σ1(W[t-2]) + W[t-7] + σ0(W[t-15]) + W[t-16], and the same one
-/// further for W[t+1]. The arguments hold, for each block, the words
+/// `W[t]` = σ1(`W[t-2]`) + `W[t-7]` + σ0(`W[t-15]`) + `W[t-16]`, and the same one
+/// further for `W[t+1]`. The arguments hold, for each block, the words
 /// t-16 and t-15 (`w16`), t-14 and t-13 (`w14`), t-8 and t-7 (`w8`), t-6
 /// and t-5 (`w6`), t-2 and t-1 (`w2`). Neither new word needs the other:
-/// σ1's inputs W[t-2], W[t-1] are both in `w2`.
+/// σ1's inputs `W[t-2]`, `W[t-1]` are both in `w2`.
 #[inline]
 #[target_feature(enable = "avx2")]
 fn schedule_pair(w16: __m256i, w14: __m256i, w8: __m256i, w6: __m256i, w2: __m256i) -> __m256i {
@@ -135,11 +135,11 @@ fn store(out: &mut [u64; 4], v: __m256i) {
 }
 
 /// One round (§6.4.2 step 3) with the variables named in rotated order:
-/// T1 = h + Σ1(e) + Ch(e, f, g) + K[t] + W[t] goes into d (the next e) and
-/// T1 + T2 into h (the next a). `wk` is K[t] + W[t].
+/// T1 = h + Σ1(e) + Ch(e, f, g) + `K[t]` + `W[t]` goes into d (the next e) and
+/// T1 + T2 into h (the next a). `wk` is `K[t]` + `W[t]`.
 macro_rules! round {
     ($a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident, $wk:expr) => {
-        let t1 = $h.wrapping_add($wk).wrapping_add(ch($e, $f, $g)).wrapping_add(big_sigma1($e));
+        let t1 = $h.wrapping_add($wk).wrapping_add((($f ^ $g) & $e) ^ $g).wrapping_add(big_sigma1($e));
         $d = $d.wrapping_add(t1);
         $h = t1.wrapping_add(maj($a, $b, $c)).wrapping_add(big_sigma0($a));
     };
@@ -216,9 +216,16 @@ fn compress_pair(state: &mut [u64; 8], wk: &mut [[u64; 4]; 40], first: &Block<U1
 
     if second.is_some() {
         let mut v = *state;
-        for t in (0..80).step_by(8) {
-            eight_rounds!(v, wk, 2, t);
-        }
+        eight_rounds!(v, wk, 2, 0);
+        eight_rounds!(v, wk, 2, 8);
+        eight_rounds!(v, wk, 2, 16);
+        eight_rounds!(v, wk, 2, 24);
+        eight_rounds!(v, wk, 2, 32);
+        eight_rounds!(v, wk, 2, 40);
+        eight_rounds!(v, wk, 2, 48);
+        eight_rounds!(v, wk, 2, 56);
+        eight_rounds!(v, wk, 2, 64);
+        eight_rounds!(v, wk, 2, 72);
         for (s, w) in state.iter_mut().zip(v) {
             *s = s.wrapping_add(w);
         }
