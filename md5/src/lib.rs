@@ -4,6 +4,13 @@
 //! MD5 is broken for collision resistance; use it only where a protocol or
 //! file format demands it (checksums, legacy interop, HMAC-MD5).
 //!
+//! Backends ([`Backend`], best first; [`Backend::detect`] picks the first
+//! this CPU supports): `avx512` and `avx2` hash one message with the scalar
+//! `x86` code and batches ([`Md5::digest_many`]) in up to 64 or 32 SIMD
+//! lanes; `x86` is scalar x86-64 assembly (BMI1) scheduled for MD5's
+//! dependency chain; `portable` is safe Rust. Each x86 backend is a cargo
+//! feature, on by default.
+//!
 //! ```
 //! use hex_literal::hex;
 //! use md5::Md5;

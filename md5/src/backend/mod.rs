@@ -138,63 +138,67 @@ pub(crate) fn compress(backend: Backend, state: &mut [u32; 4], blocks: &[Block<U
     }
 }
 
-/// The widths of the AVX2 batch engine, by batch size, and for each the
-/// fewest busy lanes for which it beats the scalar code once the batch has
-/// run dry (`min_active` of [`hash_core::multi`]).
-///
-/// One step of MD5 is a chain of about six dependent vector operations. On
-/// CPUs where those take two cycles each (AMD Zen 5), one group of 8 lanes
-/// takes about as long per block as two or four groups, so wide batches run
-/// 32 lanes (4 groups); on CPUs with one-cycle operations and fewer vector
-/// units, 2 groups already fill the units. Measured on Zen 5: one round of
-/// the 8-, 16- and 32-lane engines costs about 2.7, 2.9 and 3.5 scalar
-/// blocks.
-#[cfg(all(target_arch = "x86_64", feature = "avx2"))]
-const AVX2_ENGINES: [(usize, usize); 2] = [(8, 3), (16, 3)];
-#[cfg(all(target_arch = "x86_64", feature = "avx2"))]
-const AVX2_WIDE_MIN_ACTIVE: usize = 4;
-
 /// The AVX2 batch engine for `N` lanes: `N / 8` groups of 8 interleaved.
 /// `min_active` is the fewest busy lanes for which it beats the scalar code
 /// once the batch has run dry.
+///
+/// # Panics
+/// If this CPU or build does not support `Backend::Avx2`.
 #[cfg(all(target_arch = "x86_64", feature = "avx2"))]
 fn digest_many_avx2<const N: usize>(inputs: &[&[u8]], outputs: &mut [[u8; 16]], min_active: usize) {
+    if !Backend::Avx2.is_supported() {
+        unsupported(Backend::Avx2)
+    }
     hash_core::multi::digest_many_lanes::<crate::algorithm::Md5, N>(
         Backend::Avx2,
         inputs,
         outputs,
         min_active,
         |states, data| {
-            // SAFETY: the lane engine needs AVX2. Our only caller,
-            // `digest_many`, comes here for `Backend::Avx2` after
-            // `is_supported()`, i.e. `avx2_cpuid`, has found it on this CPU.
+            // SAFETY: the lane engine needs AVX2, which `avx2_cpuid` (behind
+            // `Backend::Avx2.is_supported()`, checked above) has found on
+            // this CPU.
             unsafe { x86_avx2::compress_lanes::<N>(states, data) }
         },
     );
 }
 
 /// The AVX-512 batch engine for `N` lanes: `N / 16` groups of 16
-/// interleaved. `min_active` is as for [`digest_many_avx2`]; measured on
-/// Zen 5, one round of the 16-, 32- and 64-lane engines costs about 2.3,
-/// 3.0 and 4.6 scalar blocks.
+/// interleaved. `min_active` is as for [`digest_many_avx2`].
+///
+/// # Panics
+/// If this CPU or build does not support `Backend::Avx512`.
 #[cfg(all(target_arch = "x86_64", feature = "avx512"))]
 fn digest_many_avx512<const N: usize>(inputs: &[&[u8]], outputs: &mut [[u8; 16]], min_active: usize) {
+    if !Backend::Avx512.is_supported() {
+        unsupported(Backend::Avx512)
+    }
     hash_core::multi::digest_many_lanes::<crate::algorithm::Md5, N>(
         Backend::Avx512,
         inputs,
         outputs,
         min_active,
         |states, data| {
-            // SAFETY: the lane engine needs AVX-512F. Our only caller,
-            // `digest_many`, comes here for `Backend::Avx512` after
-            // `is_supported()`, i.e. `avx512_cpuid`, has found it on this
-            // CPU (with the OS saving the zmm registers).
+            // SAFETY: the lane engine needs AVX-512F, which `avx512_cpuid`
+            // (behind `Backend::Avx512.is_supported()`, checked above) has
+            // found on this CPU, with the OS saving the zmm registers.
             unsafe { x86_avx512::compress_lanes::<N>(states, data) }
         },
     );
 }
 
 /// Hash each of `inputs` into the matching `outputs` slot with `backend`.
+///
+/// The SIMD engines come in widths of 1, 2 or 4 interleaved groups of
+/// lanes, picked by batch size, each with the fewest busy lanes for which
+/// it beats the scalar code once the batch has run dry (`min_active`).
+/// One MD5 step is a chain of four to six dependent vector operations; on
+/// CPUs where those take two cycles each (AMD Zen 5, as measured here) a
+/// single group leaves the vector units mostly idle, so wide batches run
+/// four groups. Measured on Zen 5, one round of the AVX2 8-, 16- and
+/// 32-lane engines costs about 2.7, 2.9 and 3.5 scalar blocks, and of the
+/// AVX-512 16-, 32- and 64-lane engines about 2.3, 3.0 and 4.6, hence
+/// `min_active` of 3 to 5 (batches of one or two messages run scalar).
 ///
 /// # Panics
 /// If this CPU or build does not support `backend` (or the slices differ in
@@ -208,14 +212,11 @@ pub(crate) fn digest_many(backend: Backend, inputs: &[&[u8]], outputs: &mut [[u8
             _ => digest_many_avx512::<64>(inputs, outputs, 5),
         },
         #[cfg(all(target_arch = "x86_64", feature = "avx2"))]
-        Backend::Avx2 if backend.is_supported() => {
-            let [(lanes_8, min_8), (lanes_16, min_16)] = AVX2_ENGINES;
-            match inputs.len() {
-                n if n <= lanes_8 => digest_many_avx2::<8>(inputs, outputs, min_8),
-                n if n <= lanes_16 => digest_many_avx2::<16>(inputs, outputs, min_16),
-                _ => digest_many_avx2::<32>(inputs, outputs, AVX2_WIDE_MIN_ACTIVE),
-            }
-        }
+        Backend::Avx2 if backend.is_supported() => match inputs.len() {
+            0..=8 => digest_many_avx2::<8>(inputs, outputs, 3),
+            9..=16 => digest_many_avx2::<16>(inputs, outputs, 3),
+            _ => digest_many_avx2::<32>(inputs, outputs, 4),
+        },
         _ => {
             if !backend.is_supported() {
                 unsupported(backend)
