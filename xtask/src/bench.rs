@@ -237,8 +237,7 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
     let started = Instant::now();
     eprintln!("[1/3] building the peer comparison (bench/peers, release profile; the first build takes a few minutes)");
     let build = build_peers(&cargo, &manifest)?;
-    let build_secs = started.elapsed().as_secs_f64();
-    eprintln!("      built in {build_secs:.0} s");
+    eprintln!("      built in {:.0} s", started.elapsed().as_secs_f64());
 
     eprintln!(
         "[2/3] measuring: {} of {} rounds of ~{} ms per implementation, implementations interleaved",
@@ -246,12 +245,14 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
         options.rounds,
         options.round_ms
     );
-    let measure_start = Instant::now();
-    let (mut results, raw) = measure(&cargo, &manifest, &build.features, &options)?;
+    let (mut results, raw, first_output) = measure(&cargo, &manifest, &build.features, &options)?;
+    // Building counts up to the program's first output (`cargo run` may
+    // rebuild when sources changed since step 1).
+    let build_secs = first_output.duration_since(started).as_secs_f64();
     if options.best {
         results.use_fastest_round();
     }
-    let measure_secs = measure_start.elapsed().as_secs_f64();
+    let measure_secs = first_output.elapsed().as_secs_f64();
 
     eprintln!("[3/3] writing {}", out_dir.display());
     std::fs::create_dir_all(&out_dir).map_err(|e| format!("cannot create {}: {e}", out_dir.display()))?;
@@ -377,13 +378,13 @@ fn build_peers(cargo: &str, manifest: &Path) -> Result<Build, String> {
 }
 
 /// Run the measuring program, showing progress; returns the parsed
-/// results and the raw output.
+/// results, the raw output and when the program's first line came.
 fn measure(
     cargo: &str,
     manifest: &Path,
     features: &Option<Vec<&'static str>>,
     o: &Options,
-) -> Result<(Results, String), String> {
+) -> Result<(Results, String, Instant), String> {
     let mut cmd = cargo_peers(cargo, "run", manifest, features.as_deref());
     cmd.arg("--quiet").arg("--");
     if let Some(algos) = &o.algos {
@@ -409,9 +410,12 @@ fn measure(
     let mut raw = String::new();
     let mut results = Results::default();
     let mut total = 0usize;
-    let start = Instant::now();
+    let mut first_output = None;
+    let mut first_progress = None;
     if let Some(stdout) = child.stdout.take() {
         for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            let now = Instant::now();
+            let start = *first_output.get_or_insert(now);
             raw.push_str(&line);
             raw.push('\n');
             let fields: Vec<&str> = line.split('\t').collect();
@@ -419,13 +423,15 @@ fn measure(
                 ["plan", n] => total = n.parse().unwrap_or(0),
                 ["progress", n, text] => {
                     let n: usize = n.parse().unwrap_or(0);
-                    let elapsed = start.elapsed().as_secs_f64();
+                    let since = *first_progress.get_or_insert(now);
+                    // Time per measurement so far, times those left.
                     let eta = if n > 1 && total >= n {
-                        format!(", ~{:.0} s left", elapsed / (n - 1) as f64 * (total - n + 1) as f64)
+                        let per = now.duration_since(since).as_secs_f64() / (n - 1) as f64;
+                        format!(", ~{:.0} s left", per * (total - n + 1) as f64)
                     } else {
                         String::new()
                     };
-                    eprintln!("      [{n:>3}/{total}] {text} ({elapsed:.0} s{eta})");
+                    eprintln!("      [{n:>3}/{total}] {text} ({:.0} s{eta})", now.duration_since(start).as_secs_f64());
                 }
                 _ => results.parse_line(&fields),
             }
@@ -440,7 +446,7 @@ fn measure(
     if !errors.trim().is_empty() {
         eprintln!("{}", errors.trim_end());
     }
-    Ok((results, raw))
+    Ok((results, raw, first_output.unwrap_or_else(Instant::now)))
 }
 
 /// One algorithm as the measuring program names it.

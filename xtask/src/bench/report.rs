@@ -96,13 +96,18 @@ fn verdict(ratios: &[(usize, f64)]) -> String {
     let ahead = ratios.iter().filter(|(_, r)| *r > 1.0 + LEVEL).count();
     let n = ratios.len();
     match (behind.len(), level.len()) {
+        (0, 0) if n == 1 => "ahead".into(),
         (0, 0) => "ahead at all sizes".into(),
         (0, _) if ahead == 0 => "level at all sizes (within 3%)".into(),
         (0, _) => format!("ahead, level at {} (within 3%)", level.join(", ")),
         (b, _) if b == n => {
             let worst = ratios.iter().map(|(_, r)| *r).fold(f64::INFINITY, f64::min);
             let best = ratios.iter().map(|(_, r)| *r).fold(0.0, f64::max);
-            format!("behind at all sizes ({worst:.2}x to {best:.2}x)")
+            if n == 1 {
+                format!("behind ({worst:.2}x)")
+            } else {
+                format!("behind at all sizes ({worst:.2}x to {best:.2}x)")
+            }
         }
         _ => {
             let mut s = format!("behind at {}", behind.join(", "));
