@@ -1,4 +1,5 @@
 //! Constants of RFC 1321 and the order of its 64 steps.
+#![forbid(unsafe_code)]
 
 /// The initial chaining value A, B, C, D (RFC 1321 §3.3: the words
 /// `01 23 45 67`, `89 ab cd ef`, `fe dc ba 98`, `76 54 32 10`, low byte
