@@ -98,8 +98,8 @@ fn verdict(ratios: &[(usize, f64)]) -> String {
     match (behind.len(), level.len()) {
         (0, 0) if n == 1 => "ahead".into(),
         (0, 0) => "ahead at all sizes".into(),
-        (0, _) if ahead == 0 => "level at all sizes (within 3%)".into(),
-        (0, _) => format!("ahead, level at {} (within 3%)", level.join(", ")),
+        (0, _) if ahead == 0 => "level at all sizes".into(),
+        (0, _) => format!("ahead; level at {}", level.join(", ")),
         (b, _) if b == n => {
             let worst = ratios.iter().map(|(_, r)| *r).fold(f64::INFINITY, f64::min);
             let best = ratios.iter().map(|(_, r)| *r).fold(0.0, f64::max);
@@ -342,7 +342,7 @@ fn per_algorithm(w: &mut String, r: &Results, id: &str, name: &str, plots: &[Str
         let _ = writeln!(w, "```\n");
         if let Some(ours) = &ours {
             let head: String = t.sizes.iter().map(|s| format!(" {} |", size_label(*s))).collect();
-            let _ = writeln!(w, "{} against: |{head} verdict |", ours);
+            let _ = writeln!(w, "| {ours} against |{head} verdict |");
             let _ = writeln!(w, "|---|{}---|", "---:|".repeat(t.sizes.len()));
             let mut peers: Vec<String> = vec!["openssl".into(), "best-rustcrypto".into()];
             peers.extend(t.labels.iter().filter(|l| !l.starts_with("ours ") && *l != "openssl").cloned());
@@ -453,8 +453,10 @@ mod tests {
         assert_eq!(verdict(&[(16, 1.2), (64, 1.5)]), "ahead at all sizes");
         assert_eq!(verdict(&[(16, 0.9), (64, 1.5)]), "behind at 16 B (0.90x); ahead elsewhere");
         assert_eq!(verdict(&[(16, 0.5), (64, 0.8)]), "behind at all sizes (0.50x to 0.80x)");
-        assert_eq!(verdict(&[(16, 1.01), (64, 0.99)]), "level at all sizes (within 3%)");
-        assert_eq!(verdict(&[(16, 1.01), (64, 1.2)]), "ahead, level at 16 B (1.01x) (within 3%)");
+        assert_eq!(verdict(&[(16, 1.01), (64, 0.99)]), "level at all sizes");
+        assert_eq!(verdict(&[(16, 1.01), (64, 1.2)]), "ahead; level at 16 B (1.01x)");
+        assert_eq!(verdict(&[(16, 0.5)]), "behind (0.50x)");
+        assert_eq!(verdict(&[(16, 1.5)]), "ahead");
         assert_eq!(verdict(&[]), "not measured");
     }
 
