@@ -251,11 +251,28 @@ pub(crate) fn checked<B: BackendKind>(backend: B) -> B {
 /// One-shot hash with a backend the caller has checked.
 #[inline]
 pub(crate) fn digest_with<A: FixedAlgorithm>(backend: A::Backend, data: &[u8]) -> A::Output {
-    let mut core = Core::<A>::new_unchecked(backend);
+    let bs = A::BlockSize::USIZE;
+    // Everything but the last whole block and the tail is compressed in
+    // place; the last whole block, the tail and the padding (at most three
+    // blocks) are gathered on the stack and compressed in one more call, so
+    // a backend with a costly entry (SHA-NI's state shuffle) is entered at
+    // most twice per message.
+    let last = if data.len() >= bs { bs + data.len() % bs } else { data.len() };
+    let (head, rest) = data.split_at(data.len() - last);
+    let mut state = A::INIT;
     let mut buffer = EagerBuffer::<A::BlockSize>::default();
-    buffer.digest_blocks(data, |blocks| core.update_blocks(blocks));
+    buffer.digest_blocks(head, |blocks| A::compress(backend, &mut state, blocks));
+    let mut tail: [Block<A::BlockSize>; 3] = Default::default();
+    let mut n = 0;
+    let mut gather = |block: &Block<A::BlockSize>| {
+        tail[n].copy_from_slice(block);
+        n += 1;
+    };
+    buffer.digest_blocks(rest, |blocks| blocks.iter().for_each(&mut gather));
+    pad::<A>(A::PADDING, &mut buffer, data.len() as u128, &mut gather);
+    A::compress(backend, &mut state, &tail[..n]);
     let mut out = A::Output::zeroed();
-    core.finalize_into(&mut buffer, &mut out);
+    A::output(&state, &mut out);
     out
 }
 
