@@ -317,6 +317,19 @@ fn forcing_an_unsupported_backend_is_an_error() {
             testing::say(format_args!("sha512: forcing [{b}] here fails as it should: {message}"));
             let panicked = std::panic::catch_unwind(|| Sha512::digest_with_backend(b, ABC));
             assert!(panicked.is_err(), "digest_with_backend({b}) must panic on this CPU");
+            // The dispatch itself checks, since the algorithm traits hand
+            // any backend value straight to it from safe code.
+            let panicked = std::panic::catch_unwind(|| {
+                let mut state = <algorithm::Sha512 as hash_core::Algorithm>::INIT;
+                let block = hash_core::Block::<hash_core::typenum::U128>::default();
+                <algorithm::Sha512 as hash_core::Algorithm>::compress(b, &mut state, &[block]);
+            });
+            assert!(panicked.is_err(), "Algorithm::compress({b}) must panic on this CPU");
+            let panicked = std::panic::catch_unwind(|| {
+                let mut out = [[0u8; 64]; 5];
+                <algorithm::Sha512 as hash_core::FixedAlgorithm>::digest_many(b, &[ABC; 5], &mut out);
+            });
+            assert!(panicked.is_err(), "FixedAlgorithm::digest_many({b}) must panic on this CPU");
         }
     }
 }
