@@ -196,9 +196,9 @@ fn digest_many_avx512<const N: usize>(inputs: &[&[u8]], outputs: &mut [[u8; 16]]
 /// CPUs where those take two cycles each (AMD Zen 5, as measured here) a
 /// single group leaves the vector units mostly idle, so wide batches run
 /// four groups. Measured on Zen 5, one round of the AVX2 8-, 16- and
-/// 32-lane engines costs about 2.7, 2.9 and 3.5 scalar blocks, and of the
-/// AVX-512 16-, 32- and 64-lane engines about 2.3, 3.0 and 4.6, hence
-/// `min_active` of 3 to 5 (batches of one or two messages run scalar).
+/// 32-lane engines costs about 2.5, 2.7 and 3.3 scalar blocks, and of the
+/// AVX-512 16-, 32- and 64-lane engines about 1.8, 2.1 and 2.9, hence
+/// `min_active` of 3 or 4 (batches of one or two messages run scalar).
 ///
 /// # Panics
 /// If this CPU or build does not support `backend` (or the slices differ in
@@ -209,7 +209,7 @@ pub(crate) fn digest_many(backend: Backend, inputs: &[&[u8]], outputs: &mut [[u8
         Backend::Avx512 if backend.is_supported() => match inputs.len() {
             0..=16 => digest_many_avx512::<16>(inputs, outputs, 3),
             17..=32 => digest_many_avx512::<32>(inputs, outputs, 4),
-            _ => digest_many_avx512::<64>(inputs, outputs, 5),
+            _ => digest_many_avx512::<64>(inputs, outputs, 4),
         },
         #[cfg(all(target_arch = "x86_64", feature = "avx2"))]
         Backend::Avx2 if backend.is_supported() => match inputs.len() {

@@ -52,23 +52,24 @@ fn opaque(mut v: __m256i) -> __m256i {
     v
 }
 
-/// Load word `k` (0..16) of the 64-byte block at byte `offset` of each of
-/// the 8 `lanes` into `x[k]`, lane `i` of the vector holding lane `i`'s
-/// word (a transposition of 8 rows of 16 words).
+/// Load word `k` (0..16) of each of the 8 `blocks` into `x[k]`, lane `i`
+/// of the vector holding word `k` of `blocks[i]` (a transposition of 8 rows
+/// of 16 words).
+#[inline]
 #[target_feature(enable = "avx2")]
-fn load_words(x: &mut [__m256i; 16], lanes: &[&[u8]], offset: usize) {
-    // Checked once here so that the loads below stay in bounds.
-    assert!(lanes.len() == 8 && lanes.iter().all(|l| l.len() >= offset + 64), "md5 avx2: short lane");
+fn load_words(x: &mut [__m256i; 16], blocks: [&[u8; 64]; 8]) {
     for quarter in 0..4 {
-        // Row r (r in 0..4) holds words 4q..4q+4 of lane r in its low
-        // half and of lane r + 4 in its high half.
-        let at = offset + 16 * quarter;
-        let row = |r: usize| {
-            let lo = load16(&lanes[r][at..at + 16]);
-            let hi = load16(&lanes[r + 4][at..at + 16]);
-            _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(lo), hi)
-        };
-        let (r0, r1, r2, r3) = (row(0), row(1), row(2), row(3));
+        // Row r (r in 0..4) holds words 4q..4q+4 of block r in its low
+        // half and of block r + 4 in its high half.
+        let at = 16 * quarter;
+        macro_rules! row {
+            ($r:literal) => {{
+                let lo = load16(&blocks[$r][at..]);
+                let hi = load16(&blocks[$r + 4][at..]);
+                _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(lo), hi)
+            }};
+        }
+        let (r0, r1, r2, r3) = (row!(0), row!(1), row!(2), row!(3));
         // [w0 of lanes 0,1, w1 of lanes 0,1 | the same for lanes 4,5], ...
         let t0 = _mm256_unpacklo_epi32(r0, r1);
         let t1 = _mm256_unpacklo_epi32(r2, r3);
@@ -87,6 +88,15 @@ macro_rules! rotl {
     ($x:expr, $s:literal) => {
         _mm256_or_si256(_mm256_slli_epi32::<$s>($x), _mm256_srli_epi32::<{ 32 - $s }>($x))
     };
+}
+
+/// The 64-byte block at byte `offset` of `lane`.
+///
+/// # Panics
+/// If `lane` is shorter than `offset + 64` bytes.
+#[inline]
+fn block_at(lane: &[u8], offset: usize) -> &[u8; 64] {
+    lane[offset..].first_chunk().expect("md5 avx2: lane shorter than its blocks")
 }
 
 /// Compress `data[i]` into `states[i]` for each of the `N` lanes (`N` a
@@ -119,7 +129,7 @@ pub(crate) fn compress_lanes<const N: usize>(states: &mut [[u32; 4]; N], data: [
     let mut x = [[zero; 16]; 4];
     for offset in (0..len).step_by(64) {
         for g in 0..groups {
-            load_words(&mut x[g], &data[8 * g..8 * g + 8], offset);
+            load_words(&mut x[g], core::array::from_fn(|i| block_at(data[8 * g + i], offset)));
         }
         let (aa, bb, cc, dd) = (a, b, c, d);
 

@@ -58,23 +58,25 @@ fn opaque(mut v: __m512i) -> __m512i {
     v
 }
 
-/// Load word `k` (0..16) of the 64-byte block at byte `offset` of each of
-/// the 16 `lanes` into `x[k]`, lane `i` of the vector holding lane `i`'s
-/// word (a transposition of 16 rows of 16 words).
+/// Load word `k` (0..16) of each of the 16 `blocks` into `x[k]`, lane `i`
+/// of the vector holding word `k` of `blocks[i]` (a transposition of 16
+/// rows of 16 words).
+#[inline]
 #[target_feature(enable = "avx512f")]
-fn load_words(x: &mut [__m512i; 16], lanes: &[&[u8]], offset: usize) {
-    assert!(lanes.len() == 16, "md5 avx512: 16 lanes per group");
+fn load_words(x: &mut [__m512i; 16], blocks: [&[u8; 64]; 16]) {
     for quarter in 0..4 {
-        // Row r (r in 0..4) holds words 4q..4q+4 of lanes r, r + 4, r + 8
-        // and r + 12, one lane per 128-bit chunk.
-        let at = offset + 16 * quarter;
-        let row = |r: usize| {
-            let v = _mm512_castsi128_si512(load16(&lanes[r][at..]));
-            let v = _mm512_inserti32x4::<1>(v, load16(&lanes[r + 4][at..]));
-            let v = _mm512_inserti32x4::<2>(v, load16(&lanes[r + 8][at..]));
-            _mm512_inserti32x4::<3>(v, load16(&lanes[r + 12][at..]))
-        };
-        let (r0, r1, r2, r3) = (row(0), row(1), row(2), row(3));
+        // Row r (r in 0..4) holds words 4q..4q+4 of blocks r, r + 4, r + 8
+        // and r + 12, one block per 128-bit chunk.
+        let at = 16 * quarter;
+        macro_rules! row {
+            ($r:literal) => {{
+                let v = _mm512_castsi128_si512(load16(&blocks[$r][at..]));
+                let v = _mm512_inserti32x4::<1>(v, load16(&blocks[$r + 4][at..]));
+                let v = _mm512_inserti32x4::<2>(v, load16(&blocks[$r + 8][at..]));
+                _mm512_inserti32x4::<3>(v, load16(&blocks[$r + 12][at..]))
+            }};
+        }
+        let (r0, r1, r2, r3) = (row!(0), row!(1), row!(2), row!(3));
         // Within each 128-bit chunk c: [w0 of lanes 4c, 4c+1, w1 of lanes
         // 4c, 4c+1], and so on.
         let t0 = _mm512_unpacklo_epi32(r0, r1);
@@ -87,6 +89,15 @@ fn load_words(x: &mut [__m512i; 16], lanes: &[&[u8]], offset: usize) {
         x[4 * quarter + 2] = _mm512_unpacklo_epi64(t2, t3);
         x[4 * quarter + 3] = _mm512_unpackhi_epi64(t2, t3);
     }
+}
+
+/// The 64-byte block at byte `offset` of `lane`.
+///
+/// # Panics
+/// If `lane` is shorter than `offset + 64` bytes.
+#[inline]
+fn block_at(lane: &[u8], offset: usize) -> &[u8; 64] {
+    lane[offset..].first_chunk().expect("md5 avx512: lane shorter than its blocks")
 }
 
 /// Compress `data[i]` into `states[i]` for each of the `N` lanes (`N` a
@@ -136,7 +147,7 @@ pub(crate) fn compress_lanes<const N: usize>(states: &mut [[u32; 4]; N], data: [
     let mut x = [[zero; 16]; 4];
     for offset in (0..len).step_by(64) {
         for g in 0..groups {
-            load_words(&mut x[g], &data[16 * g..16 * g + 16], offset);
+            load_words(&mut x[g], core::array::from_fn(|i| block_at(data[16 * g + i], offset)));
         }
         let (aa, bb, cc, dd) = (a, b, c, d);
 
