@@ -56,16 +56,37 @@ fn load_pair(a: &Block<U128>, b: &Block<U128>, i: usize) -> __m256i {
     _mm256_shuffle_epi8(_mm256_set_m128i(hi, lo), bswap64_mask())
 }
 
+/// 40 groups of four words, aligned so that no 32-byte access to a group
+/// straddles a cache line.
+#[derive(Clone, Copy)]
+#[repr(C, align(64))]
+struct Groups([[u64; 4]; 40]);
+
+impl core::ops::Index<usize> for Groups {
+    type Output = [u64; 4];
+    #[inline(always)]
+    fn index(&self, i: usize) -> &[u64; 4] {
+        &self.0[i]
+    }
+}
+
+impl core::ops::IndexMut<usize> for Groups {
+    #[inline(always)]
+    fn index_mut(&mut self, i: usize) -> &mut [u64; 4] {
+        &mut self.0[i]
+    }
+}
+
 /// `K[2i]`, `K[2i+1]`, `K[2i]`, `K[2i+1]` at index i: the round constants of a
 /// pair of rounds for both blocks.
-static K_PAIRS: [[u64; 4]; 40] = {
+static K_PAIRS: Groups = {
     let mut out = [[0; 4]; 40];
     let mut i = 0;
     while i < 40 {
         out[i] = [K[2 * i], K[2 * i + 1], K[2 * i], K[2 * i + 1]];
         i += 1;
     }
-    out
+    Groups(out)
 };
 
 /// `K[2i]`, `K[2i+1]` in both 128-bit halves.
@@ -168,7 +189,7 @@ pub(super) fn compress(state: &mut [u64; 8], blocks: &[Block<U128>]) {
     // W[t] + K[t] of both blocks of a pair: `wk[t / 2]` is [first's W+K
     // for t, t+1 (t even), second's for t, t+1]. Every entry is written
     // before it is read; zeroing it once per call keeps this safe code.
-    let mut wk = [[0u64; 4]; 40];
+    let mut wk = Groups([[0u64; 4]; 40]);
     let mut pairs = blocks.chunks_exact(2);
     for pair in &mut pairs {
         compress_pair(state, &mut wk, &pair[0], Some(&pair[1]));
@@ -181,7 +202,7 @@ pub(super) fn compress(state: &mut [u64; 8], blocks: &[Block<U128>]) {
 /// Compress `first`, then `second` if there is one.
 #[inline]
 #[target_feature(enable = "avx2,bmi1,bmi2")]
-fn compress_pair(state: &mut [u64; 8], wk: &mut [[u64; 4]; 40], first: &Block<U128>, second: Option<&Block<U128>>) {
+fn compress_pair(state: &mut [u64; 8], wk: &mut Groups, first: &Block<U128>, second: Option<&Block<U128>>) {
     let other = second.unwrap_or(first);
     // The 16-word window of the schedule, two words of each block per
     // register.
