@@ -327,10 +327,10 @@ pub(super) fn compress5(states: &mut [[u64; 8]; 5], data: [&[u8]; 5]) {
     let mut v5 = states[4];
 
     let bswap = bswap64_mask();
-    // W[t] of the vector lanes (the whole schedule of one block), and a
-    // 16-word ring of the scalar lane's schedule.
+    // W[t] of the vector lanes and of the scalar lane (the whole schedule
+    // of one block each, indexed alike).
     let mut w = [_mm256_setzero_si256(); 80];
-    let mut w5 = [0u64; 16];
+    let mut w5 = [0u64; 80];
     for at in (0..len).step_by(128) {
         // W[0..16] (§6.4.2 step 1): four words of each lane per load,
         // transposed so that `w[t]` holds word t of every lane.
@@ -385,16 +385,16 @@ pub(super) fn compress5(states: &mut [[u64; 8]; 5], data: [&[u8]; 5]) {
 
                         // Scalar lane: the same round, scheduling W[t] first
                         // from t = 16 on.
-                        let r = (t + $i) & 15;
+                        let u = t + $i;
                         if $scalar_schedule {
-                            w5[r] = scalar_sigma1(w5[(r + 14) & 15])
-                                .wrapping_add(w5[(r + 9) & 15])
-                                .wrapping_add(scalar_sigma0(w5[(r + 1) & 15]))
-                                .wrapping_add(w5[r]);
+                            w5[u] = scalar_sigma1(w5[u - 2])
+                                .wrapping_add(w5[u - 7])
+                                .wrapping_add(scalar_sigma0(w5[u - 15]))
+                                .wrapping_add(w5[u - 16]);
                         }
                         let t1 = $h5
-                            .wrapping_add(K[t + $i])
-                            .wrapping_add(w5[r])
+                            .wrapping_add(K[u])
+                            .wrapping_add(w5[u])
                             .wrapping_add(ch($e5, $f5, $g5))
                             .wrapping_add(big_sigma1($e5));
                         $d5 = $d5.wrapping_add(t1);
