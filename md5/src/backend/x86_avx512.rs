@@ -11,8 +11,8 @@
 
 use core::arch::asm;
 use core::arch::x86_64::{
-    __m128i, __m512i, _mm_extract_epi32, _mm_loadu_si128, _mm512_add_epi32, _mm512_castsi128_si512,
-    _mm512_extracti32x4_epi32, _mm512_inserti32x4, _mm512_rol_epi32, _mm512_set1_epi32, _mm512_setr_epi32,
+    __m128i, __m512i, _mm_loadu_si128, _mm_storeu_si128, _mm512_add_epi32, _mm512_castsi128_si512,
+    _mm512_castsi512_si128, _mm512_extracti32x4_epi32, _mm512_inserti32x4, _mm512_rol_epi32, _mm512_set1_epi32,
     _mm512_setzero_si512, _mm512_ternarylogic_epi32, _mm512_unpackhi_epi32, _mm512_unpackhi_epi64,
     _mm512_unpacklo_epi32, _mm512_unpacklo_epi64,
 };
@@ -58,9 +58,82 @@ fn opaque(mut v: __m512i) -> __m512i {
     v
 }
 
+/// Transpose 16 rows of 4 words: word `j` of `rows[i]` goes to lane `i`
+/// of vector `j`.
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn transpose_in(rows: [__m128i; 16]) -> [__m512i; 4] {
+    // r[k] holds rows k, k + 4, k + 8 and k + 12, one per 128-bit chunk.
+    let r: [__m512i; 4] = core::array::from_fn(|k| {
+        let v = _mm512_castsi128_si512(rows[k]);
+        let v = _mm512_inserti32x4::<1>(v, rows[k + 4]);
+        let v = _mm512_inserti32x4::<2>(v, rows[k + 8]);
+        _mm512_inserti32x4::<3>(v, rows[k + 12])
+    });
+    // Within each 128-bit chunk c: [w0 of rows 4c, 4c+1, w1 of rows 4c,
+    // 4c+1], and so on.
+    let t0 = _mm512_unpacklo_epi32(r[0], r[1]);
+    let t1 = _mm512_unpacklo_epi32(r[2], r[3]);
+    let t2 = _mm512_unpackhi_epi32(r[0], r[1]);
+    let t3 = _mm512_unpackhi_epi32(r[2], r[3]);
+    // Chunk c: word j of rows 4c..4c+4, so rows 0..16 in order.
+    [
+        _mm512_unpacklo_epi64(t0, t1),
+        _mm512_unpackhi_epi64(t0, t1),
+        _mm512_unpacklo_epi64(t2, t3),
+        _mm512_unpackhi_epi64(t2, t3),
+    ]
+}
+
+/// The inverse of [`transpose_in`]: lane `i` of vector `j` goes to word `j`
+/// of row `i`.
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn transpose_out(v: [__m512i; 4]) -> [__m128i; 16] {
+    // The same unpacking, applied to the columns, leaves in chunk c of
+    // u[k] the four words of row 4c + k.
+    let t0 = _mm512_unpacklo_epi32(v[0], v[1]);
+    let t1 = _mm512_unpacklo_epi32(v[2], v[3]);
+    let t2 = _mm512_unpackhi_epi32(v[0], v[1]);
+    let t3 = _mm512_unpackhi_epi32(v[2], v[3]);
+    let u = [
+        _mm512_unpacklo_epi64(t0, t1),
+        _mm512_unpackhi_epi64(t0, t1),
+        _mm512_unpacklo_epi64(t2, t3),
+        _mm512_unpackhi_epi64(t2, t3),
+    ];
+    core::array::from_fn(|i| {
+        let u = u[i % 4];
+        match i / 4 {
+            0 => _mm512_castsi512_si128(u),
+            1 => _mm512_extracti32x4_epi32::<1>(u),
+            2 => _mm512_extracti32x4_epi32::<2>(u),
+            _ => _mm512_extracti32x4_epi32::<3>(u),
+        }
+    })
+}
+
+/// A lane's chaining value as a vector, A in the low word.
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn load_state(state: &[u32; 4]) -> __m128i {
+    // SAFETY: `state` is 16 readable bytes, which is what `_mm_loadu_si128`
+    // reads; it has no alignment requirement (and SSE2 is baseline x86-64).
+    unsafe { _mm_loadu_si128(state.as_ptr().cast()) }
+}
+
+/// Store a vector made by [`load_state`] back.
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn store_state(state: &mut [u32; 4], v: __m128i) {
+    // SAFETY: `state` is 16 writable bytes, which is what `_mm_storeu_si128`
+    // writes; it has no alignment requirement (and SSE2 is baseline x86-64).
+    unsafe { _mm_storeu_si128(state.as_mut_ptr().cast(), v) }
+}
+
 /// Load word `k` (0..16) of each of the 16 `blocks` into `x[k]`, lane `i`
-/// of the vector holding word `k` of `blocks[i]` (a transposition of 16
-/// rows of 16 words).
+/// of the vector holding word `k` of `blocks[i]` (as [`transpose_in`] does
+/// for four words, written out so that each load feeds its insert).
 #[inline]
 #[target_feature(enable = "avx512f")]
 fn load_words(x: &mut [__m512i; 16], blocks: [&[u8; 64]; 16]) {
@@ -77,13 +150,10 @@ fn load_words(x: &mut [__m512i; 16], blocks: [&[u8; 64]; 16]) {
             }};
         }
         let (r0, r1, r2, r3) = (row!(0), row!(1), row!(2), row!(3));
-        // Within each 128-bit chunk c: [w0 of lanes 4c, 4c+1, w1 of lanes
-        // 4c, 4c+1], and so on.
         let t0 = _mm512_unpacklo_epi32(r0, r1);
         let t1 = _mm512_unpacklo_epi32(r2, r3);
         let t2 = _mm512_unpackhi_epi32(r0, r1);
         let t3 = _mm512_unpackhi_epi32(r2, r3);
-        // Chunk c: word j of lanes 4c..4c+4, so lanes 0..16 in order.
         x[4 * quarter] = _mm512_unpacklo_epi64(t0, t1);
         x[4 * quarter + 1] = _mm512_unpackhi_epi64(t0, t1);
         x[4 * quarter + 2] = _mm512_unpacklo_epi64(t2, t3);
@@ -120,28 +190,8 @@ pub(crate) fn compress_lanes<const N: usize>(states: &mut [[u32; 4]; N], data: [
     let zero = _mm512_setzero_si512();
     let (mut a, mut b, mut c, mut d) = ([zero; 4], [zero; 4], [zero; 4], [zero; 4]);
     for g in 0..groups {
-        let gather = |w: usize| {
-            let s = |i: usize| states[16 * g + i][w] as i32;
-            _mm512_setr_epi32(
-                s(0),
-                s(1),
-                s(2),
-                s(3),
-                s(4),
-                s(5),
-                s(6),
-                s(7),
-                s(8),
-                s(9),
-                s(10),
-                s(11),
-                s(12),
-                s(13),
-                s(14),
-                s(15),
-            )
-        };
-        (a[g], b[g], c[g], d[g]) = (gather(0), gather(1), gather(2), gather(3));
+        let rows: &[[u32; 4]; 16] = (&states[16 * g..16 * g + 16]).try_into().expect("16 lanes per group");
+        [a[g], b[g], c[g], d[g]] = transpose_in(rows.each_ref().map(|row| load_state(row)));
     }
 
     let mut x = [[zero; 16]; 4];
@@ -192,25 +242,9 @@ pub(crate) fn compress_lanes<const N: usize>(states: &mut [[u32; 4]; N], data: [
     }
 
     for g in 0..groups {
-        for (w, v) in [a[g], b[g], c[g], d[g]].into_iter().enumerate() {
-            let chunks = [
-                _mm512_extracti32x4_epi32::<0>(v),
-                _mm512_extracti32x4_epi32::<1>(v),
-                _mm512_extracti32x4_epi32::<2>(v),
-                _mm512_extracti32x4_epi32::<3>(v),
-            ];
-            let words = chunks.map(|q| {
-                [
-                    _mm_extract_epi32::<0>(q),
-                    _mm_extract_epi32::<1>(q),
-                    _mm_extract_epi32::<2>(q),
-                    _mm_extract_epi32::<3>(q),
-                ]
-            });
-            let words = words.as_flattened().iter().map(|&w| w as u32);
-            for (i, word) in words.into_iter().enumerate() {
-                states[16 * g + i][w] = word;
-            }
+        let rows = transpose_out([a[g], b[g], c[g], d[g]]);
+        for (state, row) in states[16 * g..16 * g + 16].iter_mut().zip(rows) {
+            store_state(state, row);
         }
     }
 }
