@@ -33,6 +33,23 @@
 //! Sha512::digest_many(&messages, &mut digests);
 //! assert_eq!(digests[2], Sha512::digest(b"abc"));
 //! ```
+//!
+//! # Backends
+//!
+//! [`Backend::detect`] picks, once per process, the best backend this CPU
+//! supports; [`Backend::available`] lists them, and every hasher's
+//! `with_backend` (or `try_with_backend`) forces one.
+//!
+//! * [`Backend::Avx2`] (x86-64 with AVX2, BMI1 and BMI2; cargo feature
+//!   `avx2`, on by default): the message schedule of two blocks at once in
+//!   `ymm` registers and the rounds on general registers with `rorx`; for
+//!   `digest_many`, five messages at once (four in `ymm` lanes, one on
+//!   general registers).
+//! * [`Backend::Portable`]: safe, fully unrolled Rust, everywhere.
+//!
+//! The SHA-512 family has no x86 instructions of its own on the CPUs this
+//! crate targets (Intel's SHA512 extension is newer), so there is no
+//! SHA-NI-style backend.
 #![no_std]
 #![warn(missing_docs)]
 
