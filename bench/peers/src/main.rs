@@ -144,18 +144,35 @@ fn cpu_features() -> Vec<&'static str> {
 }
 
 /// Iterations of `f` that take about `target`; the calls double as warm-up.
+///
+/// A first call is made and thrown away: it pays one-time costs (lazy
+/// initialisation inside a library, page faults) that would otherwise make
+/// the loop far too short. Each estimate is then checked by a run of that
+/// length; a run much shorter than `target` (the estimate came from a
+/// disturbed measurement) gives a new estimate, a few times at most.
 fn calibrate(f: &dyn Fn(u64) -> u8, target: Duration) -> u64 {
-    let mut iters = 1u64;
-    loop {
+    let time = |iters: u64| {
         let start = Instant::now();
         std::hint::black_box(f(iters));
-        let took = start.elapsed();
-        if took >= target / 8 || iters >= 1 << 40 {
-            let scaled = iters as f64 * target.as_secs_f64() / took.as_secs_f64().max(1e-9);
-            return (scaled as u64).max(1);
-        }
+        start.elapsed()
+    };
+    time(1);
+    let mut iters = 1u64;
+    let mut took = time(iters);
+    while took < target / 8 && iters < 1 << 40 {
         iters = if took < target / 100 { iters * 10 } else { iters * 2 };
+        took = time(iters);
     }
+    for _ in 0..4 {
+        let next = ((iters as f64 * target.as_secs_f64() / took.as_secs_f64().max(1e-9)) as u64).max(1);
+        let check = time(next);
+        iters = next;
+        if check >= target / 2 {
+            break;
+        }
+        took = check;
+    }
+    iters
 }
 
 /// Median, min and max of `samples` (nanoseconds per operation).
