@@ -40,9 +40,9 @@ options:
   --backend LIST   only these backends of our crates (e.g. portable,sha-ni);
                    the peers always run
   --rounds N       rounds per measurement; the median is reported
-                   (default 15, --quick 7)
+                   (default 21, --quick 9)
   --round-ms MS    length of one implementation's turn in a round
-                   (default 60, --quick 12)
+                   (default 40, --quick 10)
   --best           report the fastest round instead of the median (steadier
                    on a busy machine; the default median is the fairer figure)
   --no-batches     skip the digest_many section
@@ -141,8 +141,8 @@ pub(crate) fn parse_args(args: &[String]) -> Result<Options, String> {
         algos: None,
         sizes: if quick { vec![16, 64, 1024, 8192] } else { vec![16, 64, 256, 1024, 8192, 16384, 1 << 20] },
         backends: None,
-        rounds: if quick { 7 } else { 15 },
-        round_ms: if quick { 12 } else { 60 },
+        rounds: if quick { 9 } else { 21 },
+        round_ms: if quick { 10 } else { 40 },
         batches: true,
         best: false,
     };
@@ -720,7 +720,7 @@ mod tests {
         assert_eq!(o.algos, Some(vec!["sha256".to_string(), "md5".to_string()]));
         assert_eq!(o.sizes, vec![16, 1024]);
         assert_eq!(o.backends, Some(vec!["portable".to_string()]));
-        assert_eq!(o.rounds, 7);
+        assert_eq!(o.rounds, 9);
         let o = parse_args(&args("--size=64 --rounds=3 --no-batches")).unwrap();
         assert_eq!((o.sizes, o.rounds, o.batches, o.quick), (vec![64], 3, false, false));
         assert_eq!(parse_args(&args("--algo all")).unwrap().algos.unwrap().len(), ALGO_IDS.len());
