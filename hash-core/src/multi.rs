@@ -29,8 +29,11 @@ use crate::fixed::pad;
 use crate::xof::XofReader;
 use crate::{Algorithm, FixedAlgorithm, OutputBytes, Padding, XofAlgorithm};
 
-/// Room for a padded tail: at most two blocks of at most 255 bytes.
-const TAIL_CAP: usize = 512;
+/// Room for a padded tail: Merkle–Damgård padding takes at most two blocks
+/// (2 x 128 bytes for SHA-512), Keccak's one block of at most 168 bytes.
+/// An algorithm with a longer padded tail would fail loudly in
+/// [`Lane::start`] (slice index out of range), never silently.
+const TAIL_CAP: usize = 256;
 
 struct Lane<'a> {
     /// Index of the message in the batch, or `None` when idle.
