@@ -84,6 +84,10 @@ fn verdict(ratios: &[(usize, f64)]) -> String {
     if ratios.is_empty() {
         return "not measured".into();
     }
+    // Judge the ratios as printed (two decimals), so that a printed 0.97x is
+    // never called both level and behind.
+    let rounded: Vec<(usize, f64)> = ratios.iter().map(|&(s, r)| (s, (r * 100.0).round() / 100.0)).collect();
+    let ratios = &rounded[..];
     let list = |pick: &dyn Fn(f64) -> bool| {
         ratios
             .iter()
@@ -458,6 +462,8 @@ mod tests {
         assert_eq!(verdict(&[(16, 0.5)]), "behind (0.50x)");
         assert_eq!(verdict(&[(16, 1.5)]), "ahead");
         assert_eq!(verdict(&[]), "not measured");
+        // 0.9699 prints as 0.97x, which is level.
+        assert_eq!(verdict(&[(16, 0.9699), (64, 0.9649)]), "behind at 64 B (0.96x); level at 16 B (0.97x)");
     }
 
     fn single(algo: &str, family: &str, variant: &str, detected: bool, size: usize, ns: f64) -> Single {
