@@ -37,8 +37,8 @@ pub struct Algo {
     /// Our crate that implements it.
     pub crate_name: &'static str,
     /// Digest length in bytes; for an XOF, the output length the benchmarks
-    /// read (twice the security strength, as for `openssl dgst -shake*`
-    /// style uses: 32 bytes for SHAKE128, 64 for SHAKE256).
+    /// read: twice the security strength (FIPS 202 §A.2), 32 bytes for
+    /// SHAKE128 and 64 for SHAKE256.
     pub out_len: usize,
     /// Fixed digest or XOF.
     pub kind: Kind,
