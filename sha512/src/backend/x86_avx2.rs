@@ -157,7 +157,9 @@ fn store(out: &mut [u64; 4], v: __m256i) {
 
 /// One round (§6.4.2 step 3) with the variables named in rotated order:
 /// T1 = h + Σ1(e) + Ch(e, f, g) + `K[t]` + `W[t]` goes into d (the next e) and
-/// T1 + T2 into h (the next a). `wk` is `K[t]` + `W[t]`.
+/// T1 + T2 into h (the next a). `wk` is `K[t]` + `W[t]`; Ch(e, f, g) is
+/// written ((f ⊕ g) ∧ e) ⊕ g (equal to (4.8)), and the code generator picks
+/// its instructions (`andn` among them).
 macro_rules! round {
     ($a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident, $wk:expr) => {
         let t1 = $h.wrapping_add($wk).wrapping_add((($f ^ $g) & $e) ^ $g).wrapping_add(big_sigma1($e));
