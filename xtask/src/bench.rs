@@ -328,7 +328,7 @@ fn run_streamed(mut cmd: Command, show: bool) -> Result<(bool, String), String> 
     let mut log = String::new();
     if let Some(stderr) = child.stderr.take() {
         for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-            if show && !line.starts_with(char::is_whitespace) && !line.is_empty() {
+            if show && is_headline(&line) {
                 eprintln!("      {line}");
             }
             log.push_str(&line);
@@ -337,6 +337,25 @@ fn run_streamed(mut cmd: Command, show: bool) -> Result<(bool, String), String> 
     }
     let status = child.wait().map_err(|e| format!("cargo did not finish: {e}"))?;
     Ok((status.success(), log))
+}
+
+/// Cargo's status lines (`   Compiling ring v0.17.14`, right-aligned) and
+/// the first line of each diagnostic (`error: ...`, `warning: ...`).
+fn is_headline(line: &str) -> bool {
+    const STATUS: &[&str] = &[
+        "Compiling",
+        "Checking",
+        "Finished",
+        "Updating",
+        "Downloading",
+        "Downloaded",
+        "Locking",
+        "Adding",
+        "Blocking",
+    ];
+    line.starts_with("error")
+        || line.starts_with("warning")
+        || STATUS.contains(&line.split_whitespace().next().unwrap_or(""))
 }
 
 fn first_error(log: &str) -> String {
@@ -750,6 +769,16 @@ mod tests {
         assert_eq!(r.singles[1].variant, "");
         assert!((r.singles[0].rate() - 1024.0 * 2e6).abs() < 1.0);
         assert!((r.manys[0].rate() - 64.0 * 64.0 * 1e9 / 6400.0).abs() < 1.0);
+    }
+
+    #[test]
+    fn build_headlines() {
+        assert!(is_headline("   Compiling ring v0.17.14"));
+        assert!(is_headline("    Finished `release` profile [optimized] target(s) in 35.78s"));
+        assert!(is_headline("error: failed to run custom build command for `ring v0.17.14`"));
+        assert!(!is_headline("  --> src/main.rs:3:5"));
+        assert!(!is_headline("        cargo:rerun-if-env-changed=CC"));
+        assert!(!is_headline(""));
     }
 
     #[test]
