@@ -13,15 +13,19 @@ use hash_core::{BackendKind, Block, DetectCache, FixedAlgorithm, Hasher};
 mod portable;
 #[cfg(all(target_arch = "x86_64", feature = "avx2"))]
 mod x86_avx2;
+#[cfg(all(target_arch = "x86_64", feature = "avx512"))]
+mod x86_avx512;
 
 #[cfg(all(target_arch = "x86_64", feature = "avx2"))]
 cpufeatures::new!(cpu_avx2, "avx2", "bmi1", "bmi2");
+#[cfg(all(target_arch = "x86_64", feature = "avx512"))]
+cpufeatures::new!(cpu_avx512, "avx512f", "avx512bw", "avx2", "bmi1", "bmi2");
 
 /// A SHA-512 compression backend (shared by SHA-384, SHA-512/224 and
 /// SHA-512/256).
 ///
-/// [`Backend::detect`] picks the best one for this CPU (AVX2, then
-/// portable); every hasher's `with_backend` forces one (it panics, naming
+/// [`Backend::detect`] picks the best one for this CPU (AVX-512, then
+/// AVX2, then portable); every hasher's `with_backend` forces one (it panics, naming
 /// the missing CPU features, if this CPU lacks them; `try_with_backend`
 /// returns the error instead). The same value selects both the
 /// single-message path and the batch engine of `digest_many`.
@@ -31,6 +35,20 @@ cpufeatures::new!(cpu_avx2, "avx2", "bmi1", "bmi2");
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Backend {
+    /// AVX-512 (F and BW) with AVX2, BMI1 and BMI2 (Intel Skylake-SP and
+    /// later server cores, AMD Zen 4 and later).
+    ///
+    /// One message: the same code as [`Backend::Avx2`] (the rounds of one
+    /// message form a single dependency chain, best run on general
+    /// registers). `digest_many`: eight messages at once, one per 64-bit
+    /// lane of the `zmm` registers, with `vprorq` rotations and `vpternlogq`
+    /// for Ch, Maj and the three-way XORs; the last few messages of a
+    /// batch, once fewer than four lanes would be busy, go through the
+    /// one-message path.
+    ///
+    /// Needs x86-64 with `avx512f`, `avx512bw`, `avx2`, `bmi1`, `bmi2` and
+    /// the `avx512` cargo feature (on by default).
+    Avx512,
     /// AVX2, BMI1 and BMI2 (Intel Haswell and later, AMD Zen and later;
     /// no x86 CPU of those has SHA-512 instructions).
     ///
@@ -54,10 +72,11 @@ pub enum Backend {
 static DETECTED: DetectCache = DetectCache::new();
 
 impl BackendKind for Backend {
-    const ALL: &'static [Backend] = &[Backend::Avx2, Backend::Portable];
+    const ALL: &'static [Backend] = &[Backend::Avx512, Backend::Avx2, Backend::Portable];
 
     fn name(self) -> &'static str {
         match self {
+            Backend::Avx512 => "avx512",
             Backend::Avx2 => "avx2",
             Backend::Portable => "portable",
         }
@@ -65,6 +84,7 @@ impl BackendKind for Backend {
 
     fn requires(self) -> &'static str {
         match self {
+            Backend::Avx512 => "x86-64 with avx512f, avx512bw, avx2, bmi1, bmi2 and the `avx512` cargo feature",
             Backend::Avx2 => "x86-64 with avx2, bmi1, bmi2 and the `avx2` cargo feature",
             Backend::Portable => "",
         }
@@ -73,6 +93,7 @@ impl BackendKind for Backend {
     #[inline]
     fn is_supported(self) -> bool {
         match self {
+            Backend::Avx512 => avx512_supported(),
             Backend::Avx2 => avx2_supported(),
             Backend::Portable => true,
         }
@@ -99,6 +120,19 @@ fn avx2_supported() -> bool {
     }
 }
 
+/// Whether the AVX-512 backend is compiled in and this CPU can run it.
+#[inline]
+fn avx512_supported() -> bool {
+    #[cfg(all(target_arch = "x86_64", feature = "avx512"))]
+    {
+        cpu_avx512::get()
+    }
+    #[cfg(not(all(target_arch = "x86_64", feature = "avx512")))]
+    {
+        false
+    }
+}
+
 /// The panic for a backend that was not checked with `Backend::check`.
 #[cold]
 #[inline(never)]
@@ -114,6 +148,17 @@ fn unsupported(backend: Backend) -> ! {
 #[inline]
 pub(crate) fn compress(backend: Backend, state: &mut [u64; 8], blocks: &[Block<U128>]) {
     match backend {
+        Backend::Avx512 => {
+            #[cfg(all(target_arch = "x86_64", feature = "avx512"))]
+            if cpu_avx512::get() {
+                // SAFETY: `cpu_avx512::get()` just confirmed that this CPU
+                // has avx2, bmi1 and bmi2 (among others), the features
+                // `compress` enables.
+                unsafe { x86_avx2::compress(state, blocks) };
+                return;
+            }
+            unsupported(backend)
+        }
         Backend::Avx2 => {
             #[cfg(all(target_arch = "x86_64", feature = "avx2"))]
             if cpu_avx2::get() {
@@ -138,6 +183,16 @@ where
     A: FixedAlgorithm<Backend = Backend, State = [u64; 8], BlockSize = U128>,
 {
     match backend {
+        Backend::Avx512 => {
+            #[cfg(all(target_arch = "x86_64", feature = "avx512"))]
+            if cpu_avx512::get() {
+                // SAFETY: `cpu_avx512::get()` just confirmed that this CPU
+                // has avx512f, avx512bw, avx2, bmi1 and bmi2, the features
+                // `digest_many` enables.
+                return unsafe { x86_avx512::digest_many::<A>(inputs, outputs) };
+            }
+            unsupported(backend)
+        }
         Backend::Avx2 => {
             #[cfg(all(target_arch = "x86_64", feature = "avx2"))]
             if cpu_avx2::get() {
