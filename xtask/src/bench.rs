@@ -256,6 +256,14 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
 
     eprintln!("[3/3] writing {}", out_dir.display());
     std::fs::create_dir_all(&out_dir).map_err(|e| format!("cannot create {}: {e}", out_dir.display()))?;
+    // Plots of an earlier run (other algorithms) would be mistaken for this one's.
+    if let Ok(entries) = std::fs::read_dir(&out_dir) {
+        for path in entries.filter_map(|e| e.ok().map(|e| e.path())) {
+            if path.extension().is_some_and(|x| x == "svg") {
+                let _ = std::fs::remove_file(path);
+            }
+        }
+    }
     let context = report::Context {
         command: command_line(args),
         options: options.clone(),
