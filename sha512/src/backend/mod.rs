@@ -19,7 +19,7 @@ mod x86_avx512;
 #[cfg(all(target_arch = "x86_64", feature = "avx2"))]
 cpufeatures::new!(cpu_avx2, "avx2", "bmi1", "bmi2");
 #[cfg(all(target_arch = "x86_64", feature = "avx512"))]
-cpufeatures::new!(cpu_avx512, "avx512f", "avx512bw", "avx2", "bmi1", "bmi2");
+cpufeatures::new!(cpu_avx512, "avx512f", "avx512vl", "avx512bw", "avx2", "bmi1", "bmi2");
 
 /// A SHA-512 compression backend (shared by SHA-384, SHA-512/224 and
 /// SHA-512/256).
@@ -38,16 +38,17 @@ pub enum Backend {
     /// AVX-512 (F and BW) with AVX2, BMI1 and BMI2 (Intel Skylake-SP and
     /// later server cores, AMD Zen 4 and later).
     ///
-    /// One message: the same code as [`Backend::Avx2`] (the rounds of one
+    /// One message: the code of [`Backend::Avx2`] (the rounds of one
     /// message form a single dependency chain, best run on general
-    /// registers). `digest_many`: eight messages at once, one per 64-bit
+    /// registers), its message schedule with AVX-512VL rotations and
+    /// three-way XORs. `digest_many`: eight messages at once, one per 64-bit
     /// lane of the `zmm` registers, with `vprorq` rotations and `vpternlogq`
     /// for Ch, Maj and the three-way XORs; the last few messages of a
     /// batch, once fewer than four lanes would be busy, go through the
     /// one-message path.
     ///
-    /// Needs x86-64 with `avx512f`, `avx512bw`, `avx2`, `bmi1`, `bmi2` and
-    /// the `avx512` cargo feature (on by default).
+    /// Needs x86-64 with `avx512f`, `avx512vl`, `avx512bw`, `avx2`, `bmi1`,
+    /// `bmi2` and the `avx512` cargo feature (on by default).
     Avx512,
     /// AVX2, BMI1 and BMI2 (Intel Haswell and later, AMD Zen and later;
     /// no x86 CPU of those has SHA-512 instructions).
@@ -84,7 +85,9 @@ impl BackendKind for Backend {
 
     fn requires(self) -> &'static str {
         match self {
-            Backend::Avx512 => "x86-64 with avx512f, avx512bw, avx2, bmi1, bmi2 and the `avx512` cargo feature",
+            Backend::Avx512 => {
+                "x86-64 with avx512f, avx512vl, avx512bw, avx2, bmi1, bmi2 and the `avx512` cargo feature"
+            }
             Backend::Avx2 => "x86-64 with avx2, bmi1, bmi2 and the `avx2` cargo feature",
             Backend::Portable => "",
         }
@@ -152,9 +155,9 @@ pub(crate) fn compress(backend: Backend, state: &mut [u64; 8], blocks: &[Block<U
             #[cfg(all(target_arch = "x86_64", feature = "avx512"))]
             if cpu_avx512::get() {
                 // SAFETY: `cpu_avx512::get()` just confirmed that this CPU
-                // has avx2, bmi1 and bmi2 (among others), the features
-                // `compress` enables.
-                unsafe { x86_avx2::compress(state, blocks) };
+                // has avx2, bmi1, bmi2, avx512f and avx512vl (among others),
+                // the features `compress_vl` enables.
+                unsafe { x86_avx2::compress_vl(state, blocks) };
                 return;
             }
             unsupported(backend)
@@ -187,8 +190,8 @@ where
             #[cfg(all(target_arch = "x86_64", feature = "avx512"))]
             if cpu_avx512::get() {
                 // SAFETY: `cpu_avx512::get()` just confirmed that this CPU
-                // has avx512f, avx512bw, avx2, bmi1 and bmi2, the features
-                // `digest_many` enables.
+                // has avx512f, avx512vl, avx512bw, avx2, bmi1 and bmi2, which
+                // cover the features `digest_many` enables.
                 return unsafe { x86_avx512::digest_many::<A>(inputs, outputs) };
             }
             unsupported(backend)
