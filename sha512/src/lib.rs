@@ -40,7 +40,7 @@
 //! supports; [`Backend::available`] lists them, and every hasher's
 //! `with_backend` (or `try_with_backend`) forces one.
 //!
-//! * [`Backend::Avx512`] (x86-64 with AVX-512F and AVX-512BW as well as
+//! * [`Backend::Avx512`] (x86-64 with AVX-512F, VL and BW as well as
 //!   AVX2, BMI1 and BMI2; cargo feature `avx512`, on by default): one
 //!   message as `Avx2`; `digest_many` eight messages at once, one per
 //!   64-bit lane of `zmm` registers.

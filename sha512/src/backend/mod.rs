@@ -25,9 +25,9 @@ cpufeatures::new!(cpu_avx512, "avx512f", "avx512vl", "avx512bw", "avx2", "bmi1",
 /// SHA-512/256).
 ///
 /// [`Backend::detect`] picks the best one for this CPU (AVX-512, then
-/// AVX2, then portable); every hasher's `with_backend` forces one (it panics, naming
-/// the missing CPU features, if this CPU lacks them; `try_with_backend`
-/// returns the error instead). The same value selects both the
+/// AVX2, then portable); every hasher's `with_backend` forces one (it
+/// panics, naming the missing CPU features, if this CPU lacks them;
+/// `try_with_backend` returns the error instead). The same value selects both the
 /// single-message path and the batch engine of `digest_many`.
 ///
 /// Every variant exists in every build; one whose cargo feature is off, or
@@ -35,8 +35,8 @@ cpufeatures::new!(cpu_avx512, "avx512f", "avx512vl", "avx512bw", "avx2", "bmi1",
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Backend {
-    /// AVX-512 (F and BW) with AVX2, BMI1 and BMI2 (Intel Skylake-SP and
-    /// later server cores, AMD Zen 4 and later).
+    /// AVX-512 (F, VL and BW) with AVX2, BMI1 and BMI2 (Intel Skylake-SP
+    /// and later server cores, AMD Zen 4 and later).
     ///
     /// One message: the code of [`Backend::Avx2`] (the rounds of one
     /// message form a single dependency chain, best run on general
@@ -50,8 +50,7 @@ pub enum Backend {
     /// Needs x86-64 with `avx512f`, `avx512vl`, `avx512bw`, `avx2`, `bmi1`,
     /// `bmi2` and the `avx512` cargo feature (on by default).
     Avx512,
-    /// AVX2, BMI1 and BMI2 (Intel Haswell and later, AMD Zen and later;
-    /// no x86 CPU of those has SHA-512 instructions).
+    /// AVX2, BMI1 and BMI2 (Intel Haswell and later, AMD Zen and later).
     ///
     /// One message: the message schedule of two blocks at once in the two
     /// 128-bit halves of `ymm` registers, `W + K` spilled to the stack, and
