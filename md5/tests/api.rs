@@ -121,23 +121,7 @@ fn digest_many_rejects_mismatched_slices() {
 
 #[test]
 fn backend_listing() {
-    let available: Vec<Backend> = Backend::available().collect();
-    assert!(available.contains(&Backend::detect()), "detect() is one of available()");
-    assert_eq!(available.last(), Some(&Backend::Portable), "portable is always available, last");
-    assert_eq!(Backend::detect(), available[0], "detect() picks the best available");
-    assert_eq!(Backend::all().last(), Some(&Backend::Portable), "portable is last in ALL");
-    for &b in Backend::all() {
-        assert_eq!(Backend::from_name(b.name()), Some(b));
-        assert_eq!(b.is_supported(), b.check().is_ok());
-        assert_eq!(
-            hash_core::BackendKind::requires(b).is_empty(),
-            b == Backend::Portable,
-            "[{b}] says what it requires"
-        );
-    }
-    assert_eq!(Backend::from_name("no-such-backend"), None);
-    println!("md5 backends available here: {available:?}");
-    testing::say(format_args!("md5: detected backend: {}", Backend::detect().name()));
+    testing::check_backend_api::<Backend>("md5");
 }
 
 #[test]
@@ -197,40 +181,11 @@ fn hmac_rfc2202() {
     }
 }
 
+/// Forcing a backend this CPU lacks is refused with an error or a panic
+/// naming it, also through the raw `Algorithm::compress`.
 #[test]
 fn forcing_an_unsupported_backend_is_an_error() {
-    for &b in Backend::all() {
-        let result = Md5::try_with_backend(b);
-        if b.is_supported() {
-            assert!(result.is_ok());
-        } else {
-            let message = result.unwrap_err().to_string();
-            assert!(message.contains(b.name()) && message.contains("not supported"), "{message}");
-            println!("md5: forcing [{b}] here fails as it should: {message}");
-        }
-    }
-}
-
-/// `Algorithm::compress` is safe public code that takes any backend: the
-/// dispatch itself must refuse one this CPU cannot run.
-#[test]
-fn raw_compress_checks_the_backend() {
-    use hash_core::{Algorithm, Block};
-    let block = Block::<hash_core::typenum::U64>::default();
-    for &b in Backend::all() {
-        let mut state = algorithm::Md5::INIT;
-        let run = std::panic::catch_unwind(move || {
-            algorithm::Md5::compress(b, &mut state, core::slice::from_ref(&block));
-            state
-        });
-        if b.is_supported() {
-            let mut want = algorithm::Md5::INIT;
-            algorithm::Md5::compress(Backend::Portable, &mut want, core::slice::from_ref(&block));
-            assert_eq!(run.ok(), Some(want), "[{b}]");
-        } else {
-            assert!(run.is_err(), "[{b}] is not supported here, yet compress ran");
-        }
-    }
+    testing::check_forcing::<algorithm::Md5>();
 }
 
 #[test]

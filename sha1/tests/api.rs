@@ -75,23 +75,7 @@ fn digest_many_rejects_mismatched_slices() {
 
 #[test]
 fn backend_listing() {
-    let available: Vec<Backend> = Backend::available().collect();
-    assert!(available.contains(&Backend::detect()), "detect() is one of available()");
-    assert_eq!(available.last(), Some(&Backend::Portable), "portable is always available, last");
-    assert_eq!(Backend::detect(), available[0], "detect() picks the best available");
-    assert_eq!(Backend::all().last(), Some(&Backend::Portable), "portable is last in ALL");
-    for &b in Backend::all() {
-        assert_eq!(Backend::from_name(b.name()), Some(b));
-        assert_eq!(b.is_supported(), b.check().is_ok());
-        assert_eq!(
-            hash_core::BackendKind::requires(b).is_empty(),
-            b == Backend::Portable,
-            "[{b}] requires() names its needs"
-        );
-    }
-    assert_eq!(Backend::from_name("no-such-backend"), None);
-    testing::say(format_args!("sha1: detected backend: {}", Backend::detect().name()));
-    println!("sha1 backends available here: {available:?}");
+    testing::check_backend_api::<Backend>("sha1");
 }
 
 #[test]
@@ -144,59 +128,14 @@ fn hmac_rfc2202() {
     }
 }
 
+/// Forcing a backend this CPU lacks is refused with an error or a panic
+/// naming it, also through the raw `Algorithm::compress`.
 #[test]
 fn forcing_an_unsupported_backend_is_an_error() {
-    for &b in Backend::all() {
-        let result = Sha1::try_with_backend(b);
-        if b.is_supported() {
-            assert!(result.is_ok());
-        } else {
-            let message = result.unwrap_err().to_string();
-            assert!(message.contains(b.name()) && message.contains("not supported"), "{message}");
-            println!("sha1: forcing [{b}] here fails as it should: {message}");
-        }
-    }
+    testing::check_forcing::<algorithm::Sha1>();
 }
 
 #[test]
 fn multi_buffer_scheduler() {
     testing::check_scheduler::<algorithm::Sha1>(Backend::Portable);
-}
-
-/// `Algorithm::compress` is safe to call with any backend: a supported one
-/// gives the portable result, an unsupported one panics naming it, rather
-/// than running instructions this CPU lacks.
-#[test]
-fn compress_checks_the_backend() {
-    use hash_core::Algorithm;
-    use hash_core::typenum::U64;
-    let mut rng = testing::Rng::new(0x5ea1);
-    let blocks: Vec<hash_core::Block<U64>> = (0..5)
-        .map(|_| {
-            let mut block = hash_core::Block::<U64>::default();
-            rng.fill(&mut block);
-            block
-        })
-        .collect();
-    let mut want = <algorithm::Sha1 as Algorithm>::INIT;
-    <algorithm::Sha1 as Algorithm>::compress(Backend::Portable, &mut want, &blocks);
-    for &b in Backend::all() {
-        let blocks = blocks.clone();
-        let result = std::panic::catch_unwind(move || {
-            let mut state = <algorithm::Sha1 as Algorithm>::INIT;
-            <algorithm::Sha1 as Algorithm>::compress(b, &mut state, &blocks);
-            state
-        });
-        match result {
-            Ok(state) => {
-                assert!(b.is_supported(), "[{b}] ran although unsupported");
-                assert_eq!(state, want, "[{b}] compress of 5 blocks");
-            }
-            Err(panic) => {
-                assert!(!b.is_supported(), "[{b}] panicked although supported");
-                let message = panic.downcast_ref::<String>().cloned().unwrap_or_default();
-                assert!(message.contains(b.name()) && message.contains("not supported"), "{message}");
-            }
-        }
-    }
 }

@@ -72,20 +72,9 @@ fn digest_many_rejects_mismatched_slices() {
 
 #[test]
 fn backend_listing() {
-    let available: Vec<Backend> = Backend::available().collect();
-    assert!(available.contains(&Backend::detect()), "detect() is one of available()");
-    assert_eq!(available.last(), Some(&Backend::Portable), "portable is always available, last");
-    assert_eq!(Backend::detect(), available[0], "detect() picks the best available");
-    for &b in Backend::all() {
-        assert_eq!(Backend::from_name(b.name()), Some(b));
-        assert_eq!(b.is_supported(), b.check().is_ok());
-    }
-    assert_eq!(Backend::from_name("no-such-backend"), None);
+    testing::check_backend_api::<Backend>("sha256");
     // Best first: SHA-NI, then AVX2, then portable.
     assert_eq!(Backend::all(), [Backend::ShaNi, Backend::Avx2, Backend::Portable]);
-    println!("sha256 backends available here: {available:?}");
-    // The CI's qemu runs grep for this line.
-    testing::say(format_args!("sha256: detected backend: {}", Backend::detect().name()));
 }
 
 #[test]
@@ -149,18 +138,12 @@ fn hmac_rfc4231() {
     }
 }
 
+/// Forcing a backend this CPU lacks is refused with an error or a panic
+/// naming it, also through the raw `Algorithm::compress`.
 #[test]
 fn forcing_an_unsupported_backend_is_an_error() {
-    for &b in Backend::all() {
-        let result = Sha256::try_with_backend(b);
-        if b.is_supported() {
-            assert!(result.is_ok());
-        } else {
-            let message = result.unwrap_err().to_string();
-            assert!(message.contains(b.name()) && message.contains("not supported"), "{message}");
-            println!("sha256: forcing [{b}] here fails as it should: {message}");
-        }
-    }
+    testing::check_forcing::<algorithm::Sha256>();
+    testing::check_forcing::<algorithm::Sha224>();
 }
 
 #[test]
@@ -186,30 +169,6 @@ fn digest_many_equal_lengths() {
             for (i, (m, d)) in msgs.iter().zip(&got).enumerate() {
                 assert_eq!(*d, Sha256::digest_with_backend(Backend::Portable, m), "[{b}] {count} x {len}, message {i}");
             }
-        }
-    }
-}
-
-/// `Algorithm::compress` is safe to call with any backend value, so the
-/// dispatch must refuse one that this CPU cannot run instead of executing
-/// instructions the CPU lacks.
-#[test]
-fn compress_refuses_unsupported_backends() {
-    use hash_core::Algorithm;
-    let block = hash_core::Block::<hash_core::typenum::U64>::default();
-    for &b in Backend::all() {
-        let mut state = <algorithm::Sha256 as Algorithm>::INIT;
-        let result = std::panic::catch_unwind(move || {
-            <algorithm::Sha256 as Algorithm>::compress(b, &mut state, std::slice::from_ref(&block));
-            state
-        });
-        if b.is_supported() {
-            let mut want = <algorithm::Sha256 as Algorithm>::INIT;
-            <algorithm::Sha256 as Algorithm>::compress(Backend::Portable, &mut want, std::slice::from_ref(&block));
-            assert_eq!(result.ok(), Some(want), "[{b}] compresses like portable");
-        } else {
-            assert!(result.is_err(), "[{b}] is unsupported here, so compress must panic");
-            testing::say(format_args!("sha256: compress with unsupported [{b}] panics as it should"));
         }
     }
 }

@@ -366,28 +366,7 @@ fn multi_buffer_scheduler() {
 
 #[test]
 fn backend_listing() {
-    let available: Vec<Backend> = Backend::available().collect();
-    assert!(available.contains(&Backend::detect()), "detect() is one of available()");
-    assert_eq!(available.last(), Some(&Backend::Portable), "portable is always available, last");
-    assert_eq!(Backend::detect(), available[0], "detect() picks the best available");
-    for &b in Backend::all() {
-        assert_eq!(Backend::from_name(b.name()), Some(b));
-        assert_eq!(b.is_supported(), b.check().is_ok());
-        assert_eq!(
-            hash_core::BackendKind::requires(b).is_empty(),
-            b == Backend::Portable,
-            "only portable needs nothing"
-        );
-    }
-    assert_eq!(Backend::from_name("no-such-backend"), None);
-    // Formatted first, newline included, so that `say` writes the whole
-    // line in one piece: under qemu-user every new test thread prints
-    // emulator warnings to the same stderr, which could otherwise land in
-    // the middle of the line that CI greps for (`say` adds its own newline
-    // in a separate write).
-    let line = format!("sha3: detected backend: {}\n", Backend::detect().name());
-    testing::say(format_args!("{line}"));
-    println!("sha3 backends available here: {available:?}");
+    testing::check_backend_api::<Backend>("sha3");
 }
 
 #[test]
@@ -462,42 +441,17 @@ fn hmac_sha3_256() {
     }
 }
 
+/// Forcing a backend this CPU lacks is refused with an error or a panic
+/// naming it, also through the raw `Algorithm::compress`; the XOFs too.
 #[test]
 fn forcing_an_unsupported_backend_is_an_error() {
+    testing::check_forcing::<algorithm::Sha3_224>();
+    testing::check_forcing::<algorithm::Sha3_256>();
+    testing::check_forcing::<algorithm::Sha3_384>();
+    testing::check_forcing::<algorithm::Sha3_512>();
+    testing::check_forcing::<algorithm::Keccak256>();
     for &b in Backend::all() {
-        let result = Sha3_256::try_with_backend(b);
-        let xof = Shake128::try_with_backend(b);
-        if b.is_supported() {
-            assert!(result.is_ok() && xof.is_ok());
-        } else {
-            let message = result.unwrap_err().to_string();
-            assert!(message.contains(b.name()) && message.contains("not supported"), "{message}");
-            assert!(xof.is_err());
-            println!("sha3: forcing [{b}] here fails as it should: {message}");
-        }
-    }
-}
-
-/// The dispatch is reachable from safe code with any backend value through
-/// the `Algorithm` trait: with an unsupported one it must panic, not run
-/// instructions the CPU lacks.
-#[test]
-fn unsupported_backend_through_the_trait_panics() {
-    use hash_core::Algorithm;
-    for &b in Backend::all() {
-        let mut state = [0u64; 25];
-        let block = hash_core::Block::<hash_core::typenum::U136>::default();
-        let run = std::panic::catch_unwind(move || {
-            <algorithm::Sha3_256 as Algorithm>::compress(b, &mut state, core::slice::from_ref(&block));
-            state
-        });
-        assert_eq!(run.is_ok(), b.is_supported(), "[{b}]");
-        if let Ok(state) = run {
-            assert_eq!(state[0], {
-                let mut s = [0u64; 25];
-                <algorithm::Sha3_256 as Algorithm>::compress(Backend::Portable, &mut s, &[block]);
-                s[0]
-            });
-        }
+        assert_eq!(Shake128::try_with_backend(b).is_ok(), b.is_supported(), "SHAKE128 [{b}]");
+        assert_eq!(Shake256::try_with_backend(b).is_ok(), b.is_supported(), "SHAKE256 [{b}]");
     }
 }

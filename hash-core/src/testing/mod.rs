@@ -77,6 +77,62 @@ pub fn testable_backends<B: BackendKind>(what: &str) -> Vec<B> {
     out
 }
 
+/// The invariants of a crate's `Backend` listing, and the line that CI's
+/// qemu runs grep for: `<krate>: detected backend: <name>`.
+pub fn check_backend_api<B: BackendKind>(krate: &str) {
+    let portable = *B::ALL.last().expect("ALL is never empty");
+    let available: Vec<B> = B::available().collect();
+    assert!(available.contains(&B::detect()), "{krate}: detect() is one of available()");
+    assert_eq!(B::detect(), available[0], "{krate}: detect() picks the best available");
+    assert_eq!(available.last(), Some(&portable), "{krate}: portable is always available, and last");
+    assert!(portable.requires().is_empty(), "{krate}: portable needs nothing");
+    for (i, &b) in B::ALL.iter().enumerate() {
+        assert_eq!(b.is_supported(), b.check().is_ok(), "{krate} [{}]", b.name());
+        assert!(b == portable || !b.requires().is_empty(), "{krate} [{}] names what it needs", b.name());
+        assert_eq!(B::ALL.iter().position(|o| o.name() == b.name()), Some(i), "{krate}: backend names are unique");
+    }
+    let names: Vec<&str> = available.iter().map(|b| b.name()).collect();
+    say(format_args!("{krate}: backends available here: {}", names.join(", ")));
+    say(format_args!("{krate}: detected backend: {}", B::detect().name()));
+}
+
+/// Forcing a backend: the ones this CPU supports hash like the portable
+/// backend; the others are refused with an error naming them by
+/// `try_with_backend`, and with a panic (never undefined behaviour) by
+/// `digest_with_backend` and by the algorithm's raw `compress`, which safe
+/// code can call with any backend value.
+pub fn check_forcing<A: FixedAlgorithm>() {
+    use std::panic::{AssertUnwindSafe, catch_unwind};
+    let block_size = <A::BlockSize as generic_array::typenum::Unsigned>::USIZE;
+    let portable = *A::Backend::ALL.last().expect("ALL is never empty");
+    let mut rng = Rng::new(0x5eed_0008);
+    let blocks: Vec<crate::Block<A::BlockSize>> =
+        (0..5).map(|_| crate::Block::<A::BlockSize>::clone_from_slice(&rng.bytes(block_size))).collect();
+    let compressed = |backend: A::Backend| {
+        let mut state = A::INIT;
+        A::compress(backend, &mut state, &blocks);
+        let mut out = A::Output::zeroed();
+        A::output(&state, &mut out);
+        out
+    };
+    for &b in A::Backend::ALL {
+        let ctx = std::format!("{} [{}]", A::NAME, b.name());
+        let forced = Hasher::<A>::try_with_backend(b);
+        let raw = catch_unwind(AssertUnwindSafe(|| compressed(b)));
+        if b.is_supported() {
+            assert_eq!(forced.map(|h| h.backend()), Ok(b), "{ctx}: with_backend");
+            assert_eq!(raw.ok(), Some(compressed(portable)), "{ctx}: raw compress of 5 blocks equals portable");
+        } else {
+            let message = forced.err().map(|e| std::format!("{e}")).unwrap_or_default();
+            assert!(message.contains(b.name()) && message.contains("not supported"), "{ctx}: {message:?}");
+            assert!(raw.is_err(), "{ctx}: raw compress ran on a CPU without the backend's features");
+            let one_shot = catch_unwind(AssertUnwindSafe(|| Hasher::<A>::digest_with_backend(b, b"abc")));
+            assert!(one_shot.is_err(), "{ctx}: digest_with_backend ran on an unsupported backend");
+            say(format_args!("{ctx}: refused here as it should be: {message}"));
+        }
+    }
+}
+
 /// Every split of every input of length `0..=max_len` into one, two or three
 /// `update` calls gives the one-shot digest.
 pub fn check_splits<A: FixedAlgorithm>(backend: A::Backend, max_len: usize) {
