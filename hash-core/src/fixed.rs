@@ -252,14 +252,24 @@ pub(crate) fn checked<B: BackendKind>(backend: B) -> B {
 #[inline]
 pub(crate) fn digest_with<A: FixedAlgorithm>(backend: A::Backend, data: &[u8]) -> A::Output {
     let bs = A::BlockSize::USIZE;
+    let mut state = A::INIT;
+    if data.len() < bs {
+        // No whole block: pad in the buffer and compress once.
+        let mut buffer = EagerBuffer::<A::BlockSize>::new(data);
+        pad::<A>(A::PADDING, &mut buffer, data.len() as u128, |block| {
+            A::compress(backend, &mut state, slice::from_ref(block))
+        });
+        let mut out = A::Output::zeroed();
+        A::output(&state, &mut out);
+        return out;
+    }
     // Everything but the last whole block and the tail is compressed in
     // place; the last whole block, the tail and the padding (at most three
     // blocks) are gathered on the stack and compressed in one more call, so
     // a backend with a costly entry (SHA-NI's state shuffle) is entered at
     // most twice per message.
-    let last = if data.len() >= bs { bs + data.len() % bs } else { data.len() };
+    let last = bs + data.len() % bs;
     let (head, rest) = data.split_at(data.len() - last);
-    let mut state = A::INIT;
     let mut buffer = EagerBuffer::<A::BlockSize>::default();
     buffer.digest_blocks(head, |blocks| A::compress(backend, &mut state, blocks));
     let mut tail: [Block<A::BlockSize>; 3] = Default::default();
