@@ -524,3 +524,9 @@ mod tests {
         }
     }
 }
+
+/// The README's examples, compiled and run as doc tests
+/// (`cargo test -p bench --doc`), so the README cannot drift from the API.
+#[doc = include_str!("../../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
