@@ -112,8 +112,11 @@ pub trait Algorithm: Sized + 'static {
     /// The initial state (FIPS 180-4 §5.3, RFC 1321 §3.3, or all zero).
     const INIT: Self::State;
     /// Compress (absorb) every block of `blocks` into `state`, in order,
-    /// with exactly `backend`. Callers have checked that `backend` is
-    /// supported by this CPU.
+    /// with exactly `backend`.
+    ///
+    /// Safe code can call this with any backend value, supported by this
+    /// CPU or not: implementations must check support themselves before
+    /// running code that needs CPU features, and panic if it is missing.
     fn compress(backend: Self::Backend, state: &mut Self::State, blocks: &[Block<Self::BlockSize>]);
 }
 
@@ -131,8 +134,14 @@ pub trait FixedAlgorithm: Algorithm {
     /// Hash each of `inputs` into the matching `outputs` slot.
     ///
     /// The default hashes the messages one by one; multi-buffer backends
-    /// override it. `inputs.len() == outputs.len()` has been checked.
+    /// override it. Like [`Algorithm::compress`], this is reachable from
+    /// safe code with any backend and any slices: implementations check
+    /// backend support and call [`check_batch`] themselves.
+    ///
+    /// # Panics
+    /// If `inputs.len() != outputs.len()`, or `backend` is not supported.
     fn digest_many(backend: Self::Backend, inputs: &[&[u8]], outputs: &mut [Self::Output]) {
+        check_batch(inputs.len(), outputs.len());
         for (input, output) in inputs.iter().zip(outputs.iter_mut()) {
             *output = fixed::digest_with::<Self>(backend, input);
         }
@@ -149,17 +158,22 @@ pub trait XofAlgorithm: Algorithm<State = [u64; 25]> {
     /// Absorb each of `inputs` and squeeze the matching `outputs` slot full.
     ///
     /// The default works message by message; multi-buffer backends override
-    /// it. `inputs.len() == outputs.len()` has been checked.
+    /// it, checking backend support and calling [`check_batch`] themselves.
+    ///
+    /// # Panics
+    /// If `inputs.len() != outputs.len()`, or `backend` is not supported.
     fn digest_xof_many(backend: Self::Backend, inputs: &[&[u8]], outputs: &mut [&mut [u8]]) {
+        check_batch(inputs.len(), outputs.len());
         for (input, output) in inputs.iter().zip(outputs.iter_mut()) {
             xof::digest_xof_with::<Self>(backend, input, output);
         }
     }
 }
 
-/// Panic with a clear message unless `inputs` and `outputs` pair up.
+/// Panic with a clear message unless a batch's `inputs` and `outputs` pair
+/// up (one output slot per input message).
 #[inline]
 #[track_caller]
-pub(crate) fn check_batch(inputs: usize, outputs: usize) {
+pub fn check_batch(inputs: usize, outputs: usize) {
     assert!(inputs == outputs, "digest_many: {inputs} inputs but {outputs} output slots; pass one output per input");
 }

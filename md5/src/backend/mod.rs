@@ -204,6 +204,7 @@ fn digest_many_avx512<const N: usize>(inputs: &[&[u8]], outputs: &mut [[u8; 16]]
 /// If this CPU or build does not support `backend` (or the slices differ in
 /// length; the callers have checked that).
 pub(crate) fn digest_many(backend: Backend, inputs: &[&[u8]], outputs: &mut [[u8; 16]]) {
+    hash_core::check_batch(inputs.len(), outputs.len());
     match backend {
         #[cfg(all(target_arch = "x86_64", feature = "avx512"))]
         Backend::Avx512 if backend.is_supported() => match inputs.len() {

@@ -144,6 +144,7 @@ pub(crate) fn compress(backend: Backend, state: &mut [u32; 5], blocks: &[Block<U
 /// `backend`'s batch engine.
 #[inline]
 pub(crate) fn digest_many(backend: Backend, inputs: &[&[u8]], outputs: &mut [[u8; 20]]) {
+    hash_core::check_batch(inputs.len(), outputs.len());
     match backend {
         #[cfg(all(target_arch = "x86_64", feature = "shani"))]
         Backend::ShaNi => {

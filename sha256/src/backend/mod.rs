@@ -239,12 +239,7 @@ pub(crate) fn digest_many<A>(backend: Backend, inputs: &[&[u8]], outputs: &mut [
 where
     A: hash_core::FixedAlgorithm<State = [u32; 8], Backend = Backend>,
 {
-    assert!(
-        inputs.len() == outputs.len(),
-        "digest_many: {} inputs but {} output slots; pass one output per input",
-        inputs.len(),
-        outputs.len()
-    );
+    hash_core::check_batch(inputs.len(), outputs.len());
     if !backend.is_supported() {
         unsupported(backend)
     }

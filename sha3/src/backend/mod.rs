@@ -147,6 +147,7 @@ pub(crate) fn digest_many<A, const RATE: usize>(backend: Backend, inputs: &[&[u8
 where
     A: FixedAlgorithm<State = [u64; 25], Backend = Backend>,
 {
+    hash_core::check_batch(inputs.len(), outputs.len());
     #[cfg(all(target_arch = "x86_64", feature = "avx2"))]
     if backend == Backend::Avx2 {
         if !cpuid_avx2::get() {
@@ -170,6 +171,7 @@ pub(crate) fn digest_xof_many<A, const RATE: usize>(backend: Backend, inputs: &[
 where
     A: XofAlgorithm<Backend = Backend>,
 {
+    hash_core::check_batch(inputs.len(), outputs.len());
     #[cfg(all(target_arch = "x86_64", feature = "avx2"))]
     if backend == Backend::Avx2 {
         if !cpuid_avx2::get() {

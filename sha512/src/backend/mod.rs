@@ -184,6 +184,7 @@ pub(crate) fn digest_many<A>(backend: Backend, inputs: &[&[u8]], outputs: &mut [
 where
     A: FixedAlgorithm<Backend = Backend, State = [u64; 8], BlockSize = U128>,
 {
+    hash_core::check_batch(inputs.len(), outputs.len());
     match backend {
         Backend::Avx512 => {
             #[cfg(all(target_arch = "x86_64", feature = "avx512"))]
