@@ -388,6 +388,10 @@ fn compress_lanes(states: &mut [[u32; 8]; LANES], data: [&[u8]; LANES]) {
     for (h, d) in halves.iter_mut().zip(data) {
         *h = d.as_chunks::<32>().0;
     }
+    assert!(
+        data.iter().all(|d| d.len() == data[0].len() && d.len() % 64 == 0),
+        "the scheduler hands every lane the same whole number of blocks"
+    );
     let blocks = halves.iter().map(|h| h.len() / 2).min().unwrap_or(0);
     for i in 0..blocks {
         let lo = load_words(&halves, 2 * i);

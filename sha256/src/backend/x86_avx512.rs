@@ -199,6 +199,10 @@ fn compress_lanes(states: &mut [[u32; 8]; LANES], data: [&[u8]; LANES]) {
     for (b, d) in blocks.iter_mut().zip(data) {
         *b = d.as_chunks::<64>().0;
     }
+    assert!(
+        data.iter().all(|d| d.len() == data[0].len() && d.len() % 64 == 0),
+        "the scheduler hands every lane the same whole number of blocks"
+    );
     let count = blocks.iter().map(|b| b.len()).min().unwrap_or(0);
     for i in 0..count {
         let mut w = load_words(&blocks, i);

@@ -172,6 +172,10 @@ fn compress_lanes<const N: usize>(states: &mut [[u32; 8]; N], data: [&[u8]; N]) 
         (abef[s], cdgh[s]) = load_state(&states[s]);
         rows[s] = data[s].as_chunks::<64>().0;
     }
+    assert!(
+        data.iter().all(|d| d.len() == data[0].len() && d.len() % 64 == 0),
+        "the scheduler hands every lane the same whole number of blocks"
+    );
     let count = rows.iter().map(|r| r.len()).min().unwrap_or(0);
     for (i, first) in rows[0].iter().enumerate().take(count) {
         let mut blocks = [first; N];
