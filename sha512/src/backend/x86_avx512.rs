@@ -7,9 +7,10 @@
 //! and σ1 take four instructions each and Ch and Maj one each, where AVX2
 //! needs two shifts and an OR per rotation.
 //!
-//! One message goes through the AVX2 single-stream code
-//! (`super::x86_avx2::compress`): SHA-512 rounds form one dependency chain,
-//! which general registers run best.
+//! One message goes through the single-stream code of `Backend::Avx512`
+//! (`super::x86_avx2::compress_vl`: general-register rounds, AVX-512VL
+//! schedule): SHA-512 rounds form one dependency chain, which general
+//! registers run best.
 
 use core::arch::x86_64::{
     __m512i, _mm512_add_epi64, _mm512_loadu_si512, _mm512_ror_epi64, _mm512_set_epi8, _mm512_set1_epi64,
@@ -198,7 +199,8 @@ fn compress8(states: &mut [[u64; 8]; LANES], data: [&[u8]; LANES]) {
 
 /// Hash each of `inputs` into the matching slot of `outputs`, eight
 /// messages at a time on [`compress8`]; once fewer than [`MIN_ACTIVE`]
-/// lanes would be busy, the rest go through the AVX2 single-stream path.
+/// lanes would be busy, the rest go through `Backend::Avx512`'s
+/// single-stream path (`super::x86_avx2::compress_vl`).
 #[target_feature(enable = "avx512f,avx512bw,avx2,bmi1,bmi2")]
 pub(super) fn digest_many<A>(inputs: &[&[u8]], outputs: &mut [A::Output])
 where
