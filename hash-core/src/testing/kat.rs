@@ -465,14 +465,20 @@ fn fixed_cases(file: &VectorFile, out: usize) -> (Vec<Place>, Vec<FixedCase>) {
 pub fn fixed<A: FixedAlgorithm>(path: &str) {
     let file = VectorFile::load(path);
     let backends = testable_backends::<A::Backend>(&format!("{} known-answer tests", file.label()));
-    let tallies: Vec<Tally> = backends.into_iter().map(|b| report(run_fixed::<A>(&file, b))).collect();
+    // Parse and check the records once; run them on every backend.
+    let (places, cases) = fixed_cases(&file, A::OutputSize::USIZE);
+    let tallies: Vec<Tally> = backends.into_iter().map(|b| report(run_fixed::<A>(&file, &places, &cases, b))).collect();
     conclude(&file, tallies);
 }
 
-fn run_fixed<A: FixedAlgorithm>(file: &VectorFile, backend: A::Backend) -> Tally {
-    let (places, cases) = fixed_cases(file, A::OutputSize::USIZE);
+fn run_fixed<A: FixedAlgorithm>(
+    file: &VectorFile,
+    places: &[Place],
+    cases: &[FixedCase],
+    backend: A::Backend,
+) -> Tally {
     let mut tally = Tally::new(backend.name(), cases.len(), file.sections.len());
-    for (index, (place, case)) in places.iter().zip(&cases).enumerate() {
+    for (index, (place, case)) in places.iter().zip(cases).enumerate() {
         match case {
             FixedCase::Message { msg, md } => {
                 let got = Hasher::<A>::digest_with_backend(backend, msg);
@@ -530,7 +536,7 @@ fn run_fixed<A: FixedAlgorithm>(file: &VectorFile, backend: A::Backend) -> Tally
         }
     }
 
-    tally.finish(file, &places);
+    tally.finish(file, places);
     tally
 }
 
@@ -678,15 +684,15 @@ fn xof_cases(file: &VectorFile) -> (Vec<Place>, Vec<XofCase>) {
 pub fn xof<A: XofAlgorithm>(path: &str) {
     let file = VectorFile::load(path);
     let backends = testable_backends::<A::Backend>(&format!("{} known-answer tests", file.label()));
-    let tallies: Vec<Tally> = backends.into_iter().map(|b| report(run_xof::<A>(&file, b))).collect();
+    let (places, cases) = xof_cases(&file);
+    let tallies: Vec<Tally> = backends.into_iter().map(|b| report(run_xof::<A>(&file, &places, &cases, b))).collect();
     conclude(&file, tallies);
 }
 
-fn run_xof<A: XofAlgorithm>(file: &VectorFile, backend: A::Backend) -> Tally {
+fn run_xof<A: XofAlgorithm>(file: &VectorFile, places: &[Place], cases: &[XofCase], backend: A::Backend) -> Tally {
     let rate = A::BlockSize::USIZE;
-    let (places, cases) = xof_cases(file);
     let mut tally = Tally::new(backend.name(), cases.len(), file.sections.len());
-    for (index, (place, case)) in places.iter().zip(&cases).enumerate() {
+    for (index, (place, case)) in places.iter().zip(cases).enumerate() {
         match case {
             XofCase::Message { msg, output } => {
                 let mut got = vec![0; output.len()];
@@ -751,7 +757,7 @@ fn run_xof<A: XofAlgorithm>(file: &VectorFile, backend: A::Backend) -> Tally {
         }
     }
 
-    tally.finish(file, &places);
+    tally.finish(file, places);
     tally
 }
 
@@ -792,7 +798,10 @@ fn monte_shake<A: XofAlgorithm>(
 /// If either edit goes unnoticed.
 pub fn guards_fixed<A: FixedAlgorithm>(path: &str) {
     let portable = portable::<A::Backend>();
-    guards(path, "MD", |file| run_fixed::<A>(file, portable));
+    guards(path, "MD", |file| {
+        let (places, cases) = fixed_cases(file, A::OutputSize::USIZE);
+        run_fixed::<A>(file, &places, &cases, portable)
+    });
 }
 
 /// [`guards_fixed`] for an XOF's vector file.
@@ -801,7 +810,10 @@ pub fn guards_fixed<A: FixedAlgorithm>(path: &str) {
 /// If either edit goes unnoticed.
 pub fn guards_xof<A: XofAlgorithm>(path: &str) {
     let portable = portable::<A::Backend>();
-    guards(path, "Output", |file| run_xof::<A>(file, portable));
+    guards(path, "Output", |file| {
+        let (places, cases) = xof_cases(file);
+        run_xof::<A>(file, &places, &cases, portable)
+    });
 }
 
 fn portable<B: BackendKind>() -> B {
