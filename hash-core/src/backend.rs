@@ -79,6 +79,16 @@ impl fmt::Display for UnsupportedBackend {
 #[cfg(feature = "std")]
 impl std::error::Error for UnsupportedBackend {}
 
+/// The panic of a dispatch asked to run `backend` on a CPU (or build) that
+/// lacks it: `"<what>: the `x` backend is not supported on this CPU (it
+/// needs: ...)"`. Dispatch code calls it before any target-feature code.
+#[cold]
+#[inline(never)]
+#[track_caller]
+pub fn unsupported<B: BackendKind>(what: &str, backend: B) -> ! {
+    panic!("{what}: {}", UnsupportedBackend { backend: backend.name(), requires: backend.requires() })
+}
+
 /// Caches the result of [`BackendKind::detect`] in a `static`, so that
 /// detection runs once per process.
 ///

@@ -39,7 +39,7 @@ pub mod multi;
 pub mod testing;
 mod xof;
 
-pub use backend::{BackendKind, DetectCache, UnsupportedBackend};
+pub use backend::{BackendKind, DetectCache, UnsupportedBackend, unsupported};
 pub use block_buffer;
 pub use fixed::{Core, Hasher};
 pub use generic_array;

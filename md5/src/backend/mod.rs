@@ -115,7 +115,7 @@ hash_core::backend_api!(Backend);
 #[inline(never)]
 #[track_caller]
 fn unsupported(backend: Backend) -> ! {
-    panic!("MD5: {}", backend.check().unwrap_err())
+    hash_core::unsupported("MD5", backend)
 }
 
 /// Compress `blocks` into `state` with `backend` (RFC 1321 §3.4).

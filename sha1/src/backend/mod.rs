@@ -100,10 +100,7 @@ hash_core::backend_api!(Backend);
 #[inline(never)]
 #[track_caller]
 fn unsupported(backend: Backend) -> ! {
-    match backend.check() {
-        Err(e) => panic!("SHA-1: {e}"),
-        Ok(_) => panic!("SHA-1: the `{backend}` backend is not compiled into this build"),
-    }
+    hash_core::unsupported("SHA-1", backend)
 }
 
 /// Compress `blocks` into `state` with `backend` (FIPS 180-4 §6.1.2).

@@ -151,7 +151,7 @@ fn block_bytes(block: &Block<U64>) -> &[u8; 64] {
 #[inline(never)]
 #[track_caller]
 fn unsupported(backend: Backend) -> ! {
-    panic!("sha256: {}", backend.check().expect_err("only called for unsupported backends"))
+    hash_core::unsupported("sha256", backend)
 }
 
 /// Compress `blocks` into `state` with `backend` (FIPS 180-4 §6.2.2).

@@ -1,7 +1,7 @@
 //! Backend selection and dispatch: the one place that picks a Keccak-f
 //! implementation for a [`Backend`].
 
-use hash_core::{BackendKind, DetectCache, FixedAlgorithm, Hasher, UnsupportedBackend, Xof, XofAlgorithm};
+use hash_core::{BackendKind, DetectCache, FixedAlgorithm, Hasher, Xof, XofAlgorithm};
 
 mod portable;
 #[cfg(all(target_arch = "x86_64", feature = "avx2"))]
@@ -97,7 +97,7 @@ hash_core::backend_api!(Backend);
 #[cold]
 #[track_caller]
 fn unsupported(backend: Backend) -> ! {
-    panic!("sha3: {}", UnsupportedBackend { backend: backend.name(), requires: backend.requires() });
+    hash_core::unsupported("sha3", backend)
 }
 
 /// Absorb `blocks` (each `RATE` bytes) into `state` with `backend`

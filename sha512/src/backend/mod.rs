@@ -140,7 +140,7 @@ fn avx512_supported() -> bool {
 #[inline(never)]
 #[track_caller]
 fn unsupported(backend: Backend) -> ! {
-    panic!("sha512: {}", backend.check().expect_err("only called for unsupported backends"))
+    hash_core::unsupported("sha512", backend)
 }
 
 /// Compress `blocks` into `state` with `backend` (FIPS 180-4 §6.4.2).
