@@ -1,0 +1,302 @@
+//! `--check`: read checksum lines (GNU's two formats), hash the files they
+//! name, and report as GNU coreutils 9 does (`digest.c`'s `digest_check`).
+
+use std::ffi::OsStr;
+use std::fs::File;
+use std::io::{self, Read};
+use std::os::unix::ffi::OsStrExt;
+use std::path::PathBuf;
+
+use crate::engine::{self, Source};
+use crate::quote::{problematic, push_name, quotef, unescape_name};
+use crate::{Options, Out, os_message};
+
+/// How a checksum line is laid out; GNU refuses to mix the standard
+/// `HASH  NAME` lines and the "BSD reversed" `HASH NAME` lines within one
+/// process (a renamed file with a leading space could otherwise pass).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Layout {
+    Unknown,
+    Standard,
+    Reversed,
+}
+
+/// The state `--check` keeps across checksum files.
+pub(crate) struct Checker<'a> {
+    opts: &'a Options,
+    layout: Layout,
+}
+
+/// One line of a checksum file.
+enum Line {
+    /// Not a checksum line for this algorithm (line number).
+    Bad(u64),
+    /// A file to hash and the hex digest it should have.
+    Entry { hex: Vec<u8>, name: Vec<u8> },
+}
+
+fn is_white(b: u8) -> bool {
+    b == b' ' || b == b'\t'
+}
+
+impl<'a> Checker<'a> {
+    pub(crate) fn new(opts: &'a Options) -> Self {
+        Checker { opts, layout: Layout::Unknown }
+    }
+
+    /// Whether `hex` is a digest of the right length: `2 * length`, or for
+    /// an XOF without `-l`, any even non-zero length.
+    fn hex_ok(&self, hex: &[u8]) -> bool {
+        let len_ok = match self.opts.len_fixed {
+            true => hex.len() == 2 * self.opts.len,
+            false => !hex.is_empty() && hex.len().is_multiple_of(2),
+        };
+        len_ok && hex.iter().all(u8::is_ascii_hexdigit)
+    }
+
+    /// GNU `split_3`: the standard (`HASH  NAME`, `HASH *NAME`), BSD tagged
+    /// (`TAG (NAME) = HASH`) and reversed (`HASH NAME`) layouts, each with
+    /// an optional leading backslash announcing an escaped name.
+    fn parse(&mut self, s: &[u8]) -> Option<(Vec<u8>, Vec<u8>)> {
+        let at = |i: usize| s.get(i).copied().unwrap_or(0);
+        let mut i = 0;
+        while is_white(at(i)) {
+            i += 1;
+        }
+        let escaped = at(i) == b'\\';
+        if escaped {
+            i += 1;
+        }
+        let tag = self.opts.info.tag.as_bytes();
+        if s[i..].starts_with(tag) {
+            i += tag.len();
+            if at(i) == b' ' {
+                i += 1;
+            }
+            if at(i) != b'(' {
+                return None;
+            }
+            return self.parse_tagged(&s[i + 1..], escaped);
+        }
+        // The digest's length: known, or for an XOF without `-l` the run
+        // of hex digits.
+        let hex_len = if self.opts.len_fixed {
+            2 * self.opts.len
+        } else {
+            s[i..].iter().take_while(|b| b.is_ascii_hexdigit()).count()
+        };
+        let min_line = hex_len + 2;
+        if s.len() - i < min_line + usize::from(at(i) == b'\\') {
+            return None;
+        }
+        let hex = &s[i..i + hex_len];
+        i += hex_len;
+        if !is_white(at(i)) {
+            return None;
+        }
+        i += 1;
+        if !self.hex_ok(hex) {
+            return None;
+        }
+        if s.len() - i == 1 || (at(i) != b' ' && at(i) != b'*') {
+            if self.layout == Layout::Standard {
+                return None;
+            }
+            self.layout = Layout::Reversed;
+        } else if self.layout != Layout::Reversed {
+            self.layout = Layout::Standard;
+            i += 1;
+        }
+        let name = name_of(&s[i..], escaped)?;
+        Some((hex.to_vec(), name))
+    }
+
+    /// GNU `bsd_split_3`, on what follows `TAG (`: the name runs to the last
+    /// `)`, then ` = ` (blanks optional) and the digest to the end.
+    fn parse_tagged(&self, s: &[u8], escaped: bool) -> Option<(Vec<u8>, Vec<u8>)> {
+        let close = s.iter().rposition(|&b| b == b')')?;
+        let name = name_of(&s[..close], escaped)?;
+        let mut i = close + 1;
+        while s.get(i).copied().is_some_and(is_white) {
+            i += 1;
+        }
+        if s.get(i) != Some(&b'=') {
+            return None;
+        }
+        i += 1;
+        while s.get(i).copied().is_some_and(is_white) {
+            i += 1;
+        }
+        let hex = &s[i..];
+        // GNU compares up to a NUL byte, which ends the C string.
+        let hex = &hex[..hex.iter().position(|&b| b == 0).unwrap_or(hex.len())];
+        self.hex_ok(hex).then(|| (hex.to_vec(), name))
+    }
+
+    /// Check every line of one checksum file; true when all went well.
+    pub(crate) fn check_file(&mut self, out: &mut Out, arg: &OsStr) -> bool {
+        let opts = self.opts;
+        let is_stdin = arg.as_bytes() == b"-";
+        let display = if is_stdin { b"standard input".to_vec() } else { arg.as_bytes().to_vec() };
+        let shown = quotef(&display);
+
+        let mut data = Vec::new();
+        let read_result = if is_stdin {
+            io::stdin().lock().read_to_end(&mut data).map(drop)
+        } else {
+            match File::open(arg) {
+                Ok(mut f) => f.read_to_end(&mut data).map(drop),
+                Err(e) => {
+                    out.error(&[&shown, b": ", os_message(&e).as_bytes()]);
+                    return false;
+                }
+            }
+        };
+
+        let mut lines = Vec::new();
+        let mut entries = 0usize;
+        let mut bad_lines = 0u64;
+        for (n, raw) in data.split_inclusive(|&b| b == b'\n').enumerate() {
+            let number = n as u64 + 1;
+            if raw.first() == Some(&b'#') {
+                continue;
+            }
+            let mut line = raw.strip_suffix(b"\n").unwrap_or(raw);
+            line = line.strip_suffix(b"\r").unwrap_or(line);
+            if line.is_empty() {
+                continue;
+            }
+            match self.parse(line) {
+                Some((hex, name)) if !(is_stdin && name == b"-") => {
+                    lines.push(Line::Entry { hex, name });
+                    entries += 1;
+                }
+                _ => {
+                    lines.push(Line::Bad(number));
+                    bad_lines += 1;
+                }
+            }
+        }
+
+        let sources: Vec<Source> = lines
+            .iter()
+            .filter_map(|l| match l {
+                Line::Entry { name, .. } if name == b"-" => Some(Source::Stdin),
+                Line::Entry { name, .. } => Some(Source::Path(PathBuf::from(OsStr::from_bytes(name)))),
+                Line::Bad(_) => None,
+            })
+            .collect();
+
+        let mut mismatched = 0u64;
+        let mut unreadable = 0u64;
+        let mut matched = false;
+        let mut cursor = 0;
+        let tag = opts.info.tag;
+        // Report the lines before entry `upto` that were not checksum lines.
+        let bad_until = |out: &mut Out, cursor: &mut usize, upto: Option<usize>| {
+            while let Some(line) = lines.get(*cursor) {
+                match line {
+                    Line::Bad(number) => {
+                        if opts.warn {
+                            let message = format!(": {number}: improperly formatted {tag} checksum line").into_bytes();
+                            out.error(&[&shown, &message]);
+                        }
+                    }
+                    Line::Entry { .. } if upto.is_some() => return,
+                    Line::Entry { .. } => {}
+                }
+                *cursor += 1;
+            }
+        };
+        let mut names = lines.iter().filter_map(|l| match l {
+            Line::Entry { hex, name } => Some((hex, name)),
+            Line::Bad(_) => None,
+        });
+        // An XOF checked without `-l` is hashed to the longest digest listed;
+        // shorter ones are its prefixes.
+        let len = match opts.len_fixed {
+            true => opts.len,
+            false => names.clone().map(|(hex, _)| hex.len() / 2).max().unwrap_or(1),
+        };
+        let result = engine::hash_all(opts.algo, len, &sources, opts.jobs, opts.progress, |k, result| {
+            bad_until(out, &mut cursor, Some(k));
+            cursor += 1;
+            let (hex, name) = names.next().expect("one result per entry");
+            let escape = !opts.status && problematic(name);
+            let mut line = Vec::new();
+            match result {
+                Err(e) if opts.ignore_missing && e.kind() == io::ErrorKind::NotFound => return Ok(()),
+                Err(e) => {
+                    out.error(&[&quotef(name), b": ", os_message(&e).as_bytes()]);
+                    unreadable += 1;
+                    if !opts.status {
+                        if escape {
+                            line.push(b'\\');
+                        }
+                        push_name(&mut line, name, escape);
+                        line.extend_from_slice(b": FAILED open or read\n");
+                    }
+                }
+                Ok(digest) => {
+                    let ok = hex.chunks_exact(2).zip(digest).all(|(pair, &byte)| {
+                        let hex_digit = |c: u8| (c as char).to_digit(16).unwrap_or(99) as u8;
+                        hex_digit(pair[0]) == byte >> 4 && hex_digit(pair[1]) == byte & 15
+                    });
+                    if ok {
+                        matched = true;
+                    } else {
+                        mismatched += 1;
+                    }
+                    if !opts.status && (!ok || !opts.quiet) {
+                        if escape {
+                            line.push(b'\\');
+                        }
+                        push_name(&mut line, name, escape);
+                        line.extend_from_slice(if ok { b": OK\n" } else { b": FAILED\n" });
+                    }
+                }
+            }
+            out.write(&line)
+        });
+        if let Err(e) = result {
+            out.write_failed(e);
+        }
+        bad_until(out, &mut cursor, None);
+
+        if read_result.is_err() {
+            out.error(&[&shown, b": read error"]);
+            return false;
+        }
+        if entries == 0 {
+            out.error(&[&shown, b": no properly formatted checksum lines found"]);
+        } else if !opts.status {
+            let plural = |n: u64, one: &str, many: &str| if n == 1 { one.to_string() } else { many.to_string() };
+            if bad_lines != 0 {
+                let verb = plural(bad_lines, "line is", "lines are");
+                out.error(&[format!("WARNING: {bad_lines} {verb} improperly formatted").as_bytes()]);
+            }
+            if unreadable != 0 {
+                let what = plural(unreadable, "listed file", "listed files");
+                out.error(&[format!("WARNING: {unreadable} {what} could not be read").as_bytes()]);
+            }
+            if mismatched != 0 {
+                let what = plural(mismatched, "computed checksum", "computed checksums");
+                out.error(&[format!("WARNING: {mismatched} {what} did NOT match").as_bytes()]);
+            }
+            if opts.ignore_missing && !matched {
+                out.error(&[&shown, b": no file was verified"]);
+            }
+        }
+        entries > 0 && matched && mismatched == 0 && unreadable == 0 && (!opts.strict || bad_lines == 0)
+    }
+}
+
+/// The file name of a checksum line: unescaped when the line began with a
+/// backslash, else as it is up to a NUL byte (where GNU's C string ends).
+fn name_of(raw: &[u8], escaped: bool) -> Option<Vec<u8>> {
+    if escaped {
+        unescape_name(raw)
+    } else {
+        Some(raw[..raw.iter().position(|&b| b == 0).unwrap_or(raw.len())].to_vec())
+    }
+}

@@ -1,0 +1,336 @@
+//! Reading and hashing many files on several threads, results in order.
+//!
+//! Each worker claims a run of consecutive files, reads every small file
+//! whole into its arena (one `read` until end of file, no `stat`), and hashes
+//! the arena's messages together with `digest_many`, so a batch of small
+//! files keeps every SIMD lane (or interleaved SHA-NI stream) busy. A file
+//! that outgrows the small-file limit is finished as a stream in big reads
+//! on the single-stream backend; with more than one job a reader thread
+//! fills the next buffer while the current one is hashed. The main thread
+//! puts the runs back in command-line order and hands each result to the
+//! caller, and draws the progress line.
+
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::io::{self, IsTerminal, Read, Write};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use crate::algo::{Algo, Stream};
+
+/// Files up to this size are read whole and hashed in batches.
+const SMALL_MAX: usize = 256 << 10;
+/// Room for the small files of one batch (at least one maximal file).
+const ARENA: usize = 16 * (SMALL_MAX + 1);
+/// Most files in one claimed run.
+const RUN_MAX: usize = 64;
+/// Read size for large files.
+const BIG_READ: usize = 256 << 10;
+
+/// What to hash.
+#[derive(Debug)]
+pub(crate) enum Source {
+    /// A file (or a directory, FIFO, ...: whatever `open` and `read` say).
+    Path(PathBuf),
+    /// Standard input (`-`).
+    Stdin,
+    /// Known to fail already (an unreadable directory found by `-r`): the OS
+    /// error code to report.
+    Failed(i32),
+}
+
+/// The results of one run of files, in order.
+struct Run {
+    start: usize,
+    digests: Vec<u8>,
+    errors: Vec<Option<io::Error>>,
+}
+
+/// What the progress line counts.
+struct Counters {
+    files: AtomicUsize,
+    bytes: AtomicU64,
+}
+
+/// Hash `sources` with `algo` (output `len` bytes each) on `jobs` threads and
+/// call `emit(index, result)` for each, in order. Stops early, returning the
+/// error, when `emit` fails (a closed pipe on stdout).
+pub(crate) fn hash_all(
+    algo: Algo,
+    len: usize,
+    sources: &[Source],
+    jobs: usize,
+    progress: bool,
+    mut emit: impl FnMut(usize, Result<&[u8], io::Error>) -> io::Result<()>,
+) -> io::Result<()> {
+    // Standard input can be read once: with several `-`, keep their order.
+    let stdin_count = sources.iter().filter(|s| matches!(s, Source::Stdin)).count();
+    let jobs = if stdin_count > 1 { 1 } else { jobs.clamp(1, sources.len().max(1)) };
+    let run_len = (sources.len() / (jobs * 4)).clamp(1, RUN_MAX);
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let counters = Counters { files: AtomicUsize::new(0), bytes: AtomicU64::new(0) };
+    let mut bar = progress.then(|| Bar::new(sources.len()));
+
+    std::thread::scope(|scope| {
+        let (tx, rx) = mpsc::channel::<Run>();
+        for _ in 0..jobs {
+            let tx = tx.clone();
+            let (next, stop, counters) = (&next, &stop, &counters);
+            scope.spawn(move || {
+                let mut worker = Worker::new(algo, len, jobs > 1, counters);
+                loop {
+                    let start = next.fetch_add(run_len, Ordering::Relaxed);
+                    if start >= sources.len() || stop.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    let end = (start + run_len).min(sources.len());
+                    let run = worker.run(start, &sources[start..end]);
+                    if tx.send(run).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+
+        let mut waiting: BTreeMap<usize, Run> = BTreeMap::new();
+        let mut done = 0;
+        let result = loop {
+            match rx.recv_timeout(Duration::from_millis(100)) {
+                Ok(run) => {
+                    waiting.insert(run.start, run);
+                }
+                Err(mpsc::RecvTimeoutError::Timeout) => {}
+                Err(mpsc::RecvTimeoutError::Disconnected) => break Ok(()),
+            }
+            let mut failed = None;
+            while let Some(run) = waiting.remove(&done) {
+                for (i, error) in run.errors.into_iter().enumerate() {
+                    let result = match error {
+                        None => Ok(&run.digests[i * len..(i + 1) * len]),
+                        Some(e) => Err(e),
+                    };
+                    if let Err(e) = emit(run.start + i, result) {
+                        failed = Some(e);
+                        break;
+                    }
+                }
+                done += run.digests.len() / len.max(1);
+                if failed.is_some() {
+                    break;
+                }
+            }
+            if let Some(e) = failed {
+                stop.store(true, Ordering::Relaxed);
+                break Err(e);
+            }
+            if let Some(bar) = bar.as_mut() {
+                bar.draw(&counters, false);
+            }
+        };
+        if let Some(bar) = bar.as_mut() {
+            bar.draw(&counters, true);
+        }
+        result
+    })
+}
+
+/// One thread's reading and hashing state.
+struct Worker<'a> {
+    algo: Algo,
+    len: usize,
+    overlap: bool,
+    counters: &'a Counters,
+    arena: Vec<u8>,
+    used: usize,
+    /// Small files waiting for `digest_many`: (index in the run, start, length).
+    pending: Vec<(usize, usize, usize)>,
+    big: Vec<u8>,
+}
+
+impl<'a> Worker<'a> {
+    fn new(algo: Algo, len: usize, overlap: bool, counters: &'a Counters) -> Self {
+        Worker { algo, len, overlap, counters, arena: Vec::new(), used: 0, pending: Vec::new(), big: Vec::new() }
+    }
+
+    fn run(&mut self, start: usize, sources: &[Source]) -> Run {
+        let mut run = Run {
+            start,
+            digests: vec![0; sources.len() * self.len],
+            errors: (0..sources.len()).map(|_| None).collect(),
+        };
+        for (i, source) in sources.iter().enumerate() {
+            let result = match source {
+                Source::Stdin => self.read(i, &mut io::stdin().lock(), None, &mut run.digests),
+                Source::Path(path) => match File::open(path) {
+                    Ok(file) => self.read(i, &mut &file, Some(&file), &mut run.digests),
+                    Err(e) => Err(e),
+                },
+                Source::Failed(code) => Err(io::Error::from_raw_os_error(*code)),
+            };
+            if let Err(e) = result {
+                run.errors[i] = Some(e);
+            }
+            self.counters.files.fetch_add(1, Ordering::Relaxed);
+        }
+        self.flush(&mut run.digests);
+        run
+    }
+
+    /// Read one message: whole into the arena if it is small, else as a
+    /// stream. `file` is the same reader when it can move to another thread.
+    fn read(&mut self, i: usize, reader: &mut dyn Read, file: Option<&File>, digests: &mut [u8]) -> io::Result<()> {
+        if self.arena.is_empty() {
+            self.arena = vec![0; ARENA];
+        }
+        if ARENA - self.used < SMALL_MAX + 1 {
+            self.flush(digests);
+        }
+        let start = self.used;
+        let mut n = 0;
+        loop {
+            let buf = &mut self.arena[start + n..start + SMALL_MAX + 1];
+            if buf.is_empty() {
+                let mut stream = self.algo.stream();
+                stream.update(&self.arena[start..start + n]);
+                let out = &mut digests[i * self.len..(i + 1) * self.len];
+                return match file {
+                    Some(file) if self.overlap => stream_overlapped(file, stream, self.counters, out),
+                    _ => self.stream_rest(reader, stream, out),
+                };
+            }
+            match reader.read(buf) {
+                Ok(0) => break,
+                Ok(k) => {
+                    n += k;
+                    self.counters.bytes.fetch_add(k as u64, Ordering::Relaxed);
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        self.pending.push((i, start, n));
+        self.used += n;
+        Ok(())
+    }
+
+    /// Hash the waiting small files together.
+    fn flush(&mut self, digests: &mut [u8]) {
+        if self.pending.is_empty() {
+            return;
+        }
+        let inputs: Vec<&[u8]> = self.pending.iter().map(|&(_, s, n)| &self.arena[s..s + n]).collect();
+        let mut out = vec![0; inputs.len() * self.len];
+        self.algo.digest_many(&inputs, self.len, &mut out);
+        for (&(i, _, _), digest) in self.pending.iter().zip(out.chunks_exact(self.len)) {
+            digests[i * self.len..(i + 1) * self.len].copy_from_slice(digest);
+        }
+        self.pending.clear();
+        self.used = 0;
+    }
+
+    /// Finish a large message on this thread.
+    fn stream_rest(&mut self, reader: &mut dyn Read, mut stream: Box<dyn Stream>, out: &mut [u8]) -> io::Result<()> {
+        if self.big.is_empty() {
+            self.big = vec![0; BIG_READ];
+        }
+        loop {
+            match reader.read(&mut self.big) {
+                Ok(0) => break,
+                Ok(k) => {
+                    stream.update(&self.big[..k]);
+                    self.counters.bytes.fetch_add(k as u64, Ordering::Relaxed);
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        stream.finish(out);
+        Ok(())
+    }
+}
+
+/// Finish a large file with a reader thread filling the next buffer while
+/// this one hashes the last.
+fn stream_overlapped(file: &File, mut stream: Box<dyn Stream>, counters: &Counters, out: &mut [u8]) -> io::Result<()> {
+    const BUFFERS: usize = 3;
+    let (full_tx, full_rx) = mpsc::sync_channel::<io::Result<(Vec<u8>, usize)>>(BUFFERS);
+    let (empty_tx, empty_rx) = mpsc::sync_channel::<Vec<u8>>(BUFFERS);
+    for _ in 0..BUFFERS {
+        empty_tx.send(vec![0; BIG_READ]).expect("the channel has room for every buffer");
+    }
+    std::thread::scope(|scope| {
+        scope.spawn(move || {
+            let mut file = file;
+            while let Ok(mut buf) = empty_rx.recv() {
+                let result = loop {
+                    match file.read(&mut buf) {
+                        Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                        other => break other,
+                    }
+                };
+                let last = !matches!(result, Ok(k) if k > 0);
+                if full_tx.send(result.map(|k| (buf, k))).is_err() || last {
+                    break;
+                }
+            }
+        });
+        loop {
+            // The reader sends until end of file or an error, then stops.
+            let (buf, k) = full_rx.recv().expect("the reader sends a last message before it stops")?;
+            if k == 0 {
+                break;
+            }
+            stream.update(&buf[..k]);
+            counters.bytes.fetch_add(k as u64, Ordering::Relaxed);
+            // The reader may have stopped already (error); then this is lost.
+            let _ = empty_tx.send(buf);
+        }
+        drop(empty_tx);
+        Ok::<(), io::Error>(())
+    })?;
+    stream.finish(out);
+    Ok(())
+}
+
+/// The `--progress` line on standard error: shown only when standard error
+/// is a terminal, and only once a run has taken half a second.
+struct Bar {
+    total: usize,
+    start: Instant,
+    shown: bool,
+    tty: bool,
+}
+
+impl Bar {
+    fn new(total: usize) -> Self {
+        Bar { total, start: Instant::now(), shown: false, tty: io::stderr().is_terminal() }
+    }
+
+    fn draw(&mut self, counters: &Counters, last: bool) {
+        let elapsed = self.start.elapsed();
+        if !self.tty || (!last && elapsed < Duration::from_millis(500)) || (last && !self.shown) {
+            return;
+        }
+        let files = counters.files.load(Ordering::Relaxed);
+        let bytes = counters.bytes.load(Ordering::Relaxed) as f64;
+        let mib = bytes / (1 << 20) as f64;
+        let rate = mib / elapsed.as_secs_f64().max(1e-3);
+        let mut err = io::stderr().lock();
+        let _ = if last {
+            write!(err, "\r\x1b[K")
+        } else {
+            write!(
+                err,
+                "\r\x1b[K{files}/{} files, {mib:.1} MiB, {rate:.0} MiB/s, {:.1} s",
+                self.total,
+                elapsed.as_secs_f64()
+            )
+        };
+        let _ = err.flush();
+        self.shown = true;
+    }
+}

@@ -1,0 +1,469 @@
+//! `hashsum`: md5sum, sha1sum, sha224sum, sha256sum, sha384sum, sha512sum
+//! and the SHA-3 family in one GNU-compatible tool that hashes many files
+//! at once.
+//!
+//! Output, `--check` and exit statuses follow GNU coreutils 9 byte for byte
+//! (the tests compare with the installed tools). Invoked through a link
+//! named `sha256sum` (or another GNU tool's name) it behaves as that tool.
+//! Beyond GNU: `-a ALG`, `-l/--length` for the XOFs, `-j/--jobs`,
+//! `-r/--recursive` and `--progress`.
+
+#[cfg(unix)]
+mod algo;
+#[cfg(unix)]
+mod check;
+#[cfg(unix)]
+mod engine;
+#[cfg(unix)]
+mod quote;
+
+#[cfg(not(unix))]
+fn main() -> std::process::ExitCode {
+    eprintln!("hashsum: only Unix-like systems are supported (file names are bytes)");
+    std::process::ExitCode::FAILURE
+}
+
+#[cfg(unix)]
+fn main() -> std::process::ExitCode {
+    cli::main()
+}
+
+#[cfg(unix)]
+pub(crate) use cli::{Options, Out, os_message};
+
+#[cfg(unix)]
+mod cli {
+    use std::ffi::{OsStr, OsString};
+    use std::fs;
+    use std::io::{self, BufWriter, Write};
+    use std::os::unix::ffi::OsStrExt;
+    use std::path::{Path, PathBuf};
+    use std::process::ExitCode;
+
+    use clap::{Arg, ArgAction, ArgMatches, Command};
+
+    use crate::algo::{Algo, Info, MAX_XOF_LEN, Size};
+    use crate::check::Checker;
+    use crate::engine::{self, Source};
+    use crate::quote::{problematic, push_name, quotef};
+
+    /// Everything the command line decided.
+    pub(crate) struct Options {
+        pub(crate) algo: Algo,
+        pub(crate) info: &'static Info,
+        /// Output length in bytes.
+        pub(crate) len: usize,
+        /// False only for an XOF without `-l` in `--check` mode: each
+        /// line's digest length is then taken as given.
+        pub(crate) len_fixed: bool,
+        pub(crate) binary: bool,
+        pub(crate) tag: bool,
+        pub(crate) zero: bool,
+        pub(crate) check: bool,
+        pub(crate) ignore_missing: bool,
+        pub(crate) status: bool,
+        pub(crate) quiet: bool,
+        pub(crate) warn: bool,
+        pub(crate) strict: bool,
+        pub(crate) jobs: usize,
+        pub(crate) recursive: bool,
+        pub(crate) progress: bool,
+        pub(crate) files: Vec<OsString>,
+    }
+
+    /// Standard output (buffered) and diagnostics prefixed with the program
+    /// name as invoked (`argv[0]`, as GNU's `error()` writes it).
+    pub(crate) struct Out {
+        prog: Vec<u8>,
+        stdout: BufWriter<io::Stdout>,
+        /// The first failed write to standard output.
+        write_error: Option<io::Error>,
+    }
+
+    impl Out {
+        /// Write a diagnostic line; standard output is flushed first, so the
+        /// two streams interleave in order on a terminal or a shared pipe.
+        pub(crate) fn error(&mut self, parts: &[&[u8]]) {
+            if let Err(e) = self.stdout.flush() {
+                self.write_failed(e);
+            }
+            let mut line = self.prog.clone();
+            line.extend_from_slice(b": ");
+            for part in parts {
+                line.extend_from_slice(part);
+            }
+            line.push(b'\n');
+            let _ = io::stderr().write_all(&line);
+        }
+
+        pub(crate) fn write(&mut self, bytes: &[u8]) -> io::Result<()> {
+            self.stdout.write_all(bytes)
+        }
+
+        pub(crate) fn write_failed(&mut self, e: io::Error) {
+            self.write_error.get_or_insert(e);
+        }
+
+        /// Flush standard output; report a write error as GNU's
+        /// `close_stdout` does. A closed pipe ends the program quietly.
+        fn finish(mut self) -> bool {
+            if let Err(e) = self.stdout.flush() {
+                self.write_failed(e);
+            }
+            match self.write_error.take() {
+                None => true,
+                Some(e) if e.kind() == io::ErrorKind::BrokenPipe => false,
+                Some(e) => {
+                    self.prog.extend_from_slice(format!(": write error: {}\n", os_message(&e)).as_bytes());
+                    let _ = io::stderr().write_all(&self.prog);
+                    false
+                }
+            }
+        }
+    }
+
+    /// An I/O error as `strerror` words it ("No such file or directory"),
+    /// without the "(os error 2)" Rust appends.
+    pub(crate) fn os_message(e: &io::Error) -> String {
+        let text = e.to_string();
+        match (e.raw_os_error(), text.rfind(" (os error ")) {
+            (Some(_), Some(at)) => text[..at].to_string(),
+            _ => text,
+        }
+    }
+
+    fn flag(id: &'static str, help: &'static str) -> Arg {
+        Arg::new(id).long(id).action(ArgAction::SetTrue).help(help)
+    }
+
+    fn command(name: String, gnu: Option<Algo>) -> Command {
+        let what = match gnu {
+            Some(a) => format!("Print or check {} checksums.", a.info().tag),
+            None => "Print or check checksums (MD5, SHA-1, SHA-2, SHA-3, SHAKE), many files at once.".to_string(),
+        };
+        // `Command::new` takes `&'static str` without clap's `string` feature;
+        // one name per process.
+        let mut cmd = Command::new(&*Box::leak(name.into_boxed_str()))
+            .version(env!("CARGO_PKG_VERSION"))
+            .about(what)
+            .after_help(
+                "With no FILE, or when FILE is -, read standard input.\n\
+                 Invoked as md5sum, sha1sum, sha224sum, sha256sum, sha384sum or sha512sum \
+                 (a link), behaves as that GNU tool.",
+            )
+            .args_override_self(true)
+            .infer_long_args(true)
+            .arg(
+                Arg::new("files")
+                    .value_name("FILE")
+                    .num_args(0..)
+                    .action(ArgAction::Append)
+                    .value_parser(clap::value_parser!(OsString)),
+            );
+        if gnu.is_none() {
+            cmd = cmd
+                .arg(
+                    Arg::new("algorithm")
+                        .short('a')
+                        .long("algorithm")
+                        .value_name("ALG")
+                        .help(format!("the algorithm: {}", Algo::names())),
+                )
+                .arg(
+                    Arg::new("length")
+                        .short('l')
+                        .long("length")
+                        .value_name("BYTES")
+                        .value_parser(clap::value_parser!(u64))
+                        .help("output length of shake128 (default 32) and shake256 (default 64), in bytes"),
+                );
+        }
+        cmd.arg(flag("binary", "read in binary mode (marks lines with '*')").short('b'))
+            .arg(flag("check", "read checksums from the FILEs and check them").short('c'))
+            .arg(flag("tag", "create a BSD-style checksum"))
+            .arg(flag("text", "read in text mode (default)").short('t'))
+            .arg(flag("zero", "end each output line with NUL, not newline, and disable file name escaping").short('z'))
+            .arg(flag("ignore-missing", "don't fail or report status for missing files (with --check)"))
+            .arg(flag("quiet", "don't print OK for each successfully verified file (with --check)"))
+            .arg(flag("status", "don't output anything, status code shows success (with --check)"))
+            .arg(flag("strict", "exit non-zero for improperly formatted checksum lines (with --check)"))
+            .arg(flag("warn", "warn about improperly formatted checksum lines (with --check)").short('w'))
+            .arg(
+                Arg::new("jobs")
+                    .short('j')
+                    .long("jobs")
+                    .value_name("N")
+                    .value_parser(clap::value_parser!(u64).range(1..=4096))
+                    .help("read and hash on N threads (default: the number of CPUs)"),
+            )
+            .arg(flag("recursive", "hash the files under directories, sorted by name").short('r'))
+            .arg(flag("progress", "show progress on standard error when it is a terminal"))
+    }
+
+    /// The last position on the command line of any of `ids` that was given.
+    fn last(m: &ArgMatches, id: &str) -> Option<usize> {
+        if !m.get_flag(id) {
+            return None;
+        }
+        m.indices_of(id).and_then(|i| i.max())
+    }
+
+    /// A usage error: GNU prints the message, then a pointer to `--help`,
+    /// and exits with status 1.
+    fn usage_error(prog: &[u8], message: &str) -> ExitCode {
+        let mut text = prog.to_vec();
+        text.extend_from_slice(b": ");
+        text.extend_from_slice(message.as_bytes());
+        text.extend_from_slice(b"\nTry '");
+        text.extend_from_slice(prog);
+        text.extend_from_slice(b" --help' for more information.\n");
+        let _ = io::stderr().write_all(&text);
+        ExitCode::FAILURE
+    }
+
+    pub(crate) fn main() -> ExitCode {
+        let args: Vec<OsString> = std::env::args_os().collect();
+        let prog = args.first().map(|a| a.as_bytes().to_vec()).unwrap_or_else(|| b"hashsum".to_vec());
+        let base = Path::new(OsStr::from_bytes(&prog))
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "hashsum".to_string());
+        let gnu = Algo::by_gnu_tool(&base);
+        let matches = match command(base.clone(), gnu).try_get_matches_from(&args) {
+            Ok(m) => m,
+            Err(e) => {
+                use clap::error::ErrorKind;
+                if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+                    let _ = e.print();
+                    return ExitCode::SUCCESS;
+                }
+                let text = e.to_string();
+                let first = text.lines().next().unwrap_or("invalid arguments");
+                return usage_error(&prog, first.strip_prefix("error: ").unwrap_or(first));
+            }
+        };
+        let opts = match options(&matches, gnu) {
+            Ok(o) => o,
+            Err(message) => return usage_error(&prog, &message),
+        };
+        let mut out = Out { prog, stdout: BufWriter::with_capacity(64 << 10, io::stdout()), write_error: None };
+        let ok = if opts.check { check_mode(&opts, &mut out) } else { hash_mode(&opts, &mut out) };
+        let written = out.finish();
+        if ok && written { ExitCode::SUCCESS } else { ExitCode::FAILURE }
+    }
+
+    /// Turn the parsed arguments into [`Options`], with GNU's checks of
+    /// option combinations in GNU's order.
+    fn options(m: &ArgMatches, gnu: Option<Algo>) -> Result<Options, String> {
+        let algo = match gnu {
+            Some(a) => a,
+            None => match m.get_one::<String>("algorithm") {
+                Some(name) => Algo::by_name(name)
+                    .ok_or_else(|| format!("unknown algorithm '{name}' (known: {})", Algo::names()))?,
+                None => return Err(format!("no algorithm given: use -a ALG, with ALG one of {}", Algo::names())),
+            },
+        };
+        let info = algo.info();
+        let check = m.get_flag("check");
+        let length = if gnu.is_none() { m.get_one::<u64>("length").copied() } else { None };
+        let (len, len_fixed) = match (info.size, length) {
+            (Size::Fixed(n), None) => (n, true),
+            (Size::Fixed(_), Some(_)) => {
+                return Err(format!(
+                    "--length applies only to the extendable-output functions (shake128, shake256), not {}",
+                    info.name
+                ));
+            }
+            (Size::Xof(n), None) => (n, !check),
+            (Size::Xof(_), Some(l)) if l == 0 || l > MAX_XOF_LEN as u64 => {
+                return Err(format!("invalid length {l}: give 1 to {MAX_XOF_LEN} bytes"));
+            }
+            (Size::Xof(_), Some(l)) => (l as usize, true),
+        };
+
+        // -b, -t and --tag set GNU's `binary` in command-line order
+        // (--tag implies binary); -w, --quiet and --status cancel each other.
+        let mode = [("binary", 1), ("text", 0), ("tag", 1)]
+            .iter()
+            .filter_map(|&(id, v)| last(m, id).map(|at| (at, v)))
+            .max()
+            .map(|(_, v)| v);
+        let report = ["status", "warn", "quiet"].iter().filter_map(|&id| last(m, id).map(|at| (at, id))).max();
+        let tag = m.get_flag("tag");
+        let zero = m.get_flag("zero");
+        let status = report.is_some_and(|(_, id)| id == "status");
+        let warn = report.is_some_and(|(_, id)| id == "warn");
+        let quiet = report.is_some_and(|(_, id)| id == "quiet");
+        let ignore_missing = m.get_flag("ignore-missing");
+        let strict = m.get_flag("strict");
+        let recursive = m.get_flag("recursive");
+
+        if tag && mode == Some(0) {
+            return Err("--tag does not support --text mode".into());
+        }
+        if zero && check {
+            return Err("the --zero option is not supported when verifying checksums".into());
+        }
+        if tag && check {
+            return Err("the --tag option is meaningless when verifying checksums".into());
+        }
+        if mode.is_some() && check {
+            return Err("the --binary and --text options are meaningless when verifying checksums".into());
+        }
+        let check_only = [
+            (ignore_missing, "ignore-missing"),
+            (status, "status"),
+            (warn, "warn"),
+            (quiet, "quiet"),
+            (strict, "strict"),
+        ];
+        for (given, name) in check_only {
+            if given && !check {
+                return Err(format!("the --{name} option is meaningful only when verifying checksums"));
+            }
+        }
+        if recursive && check {
+            return Err("the --recursive option is meaningless when verifying checksums".into());
+        }
+
+        let jobs = match m.get_one::<u64>("jobs") {
+            Some(&n) => n as usize,
+            None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        };
+        let mut files: Vec<OsString> =
+            m.get_many::<OsString>("files").map(|f| f.cloned().collect()).unwrap_or_default();
+        if files.is_empty() {
+            files.push("-".into());
+        }
+        Ok(Options {
+            algo,
+            info,
+            len,
+            len_fixed,
+            binary: mode == Some(1),
+            tag,
+            zero,
+            check,
+            ignore_missing,
+            status,
+            quiet,
+            warn,
+            strict,
+            jobs,
+            recursive,
+            progress: m.get_flag("progress"),
+            files,
+        })
+    }
+
+    /// Hash the files and print one line each, in command-line order.
+    fn hash_mode(opts: &Options, out: &mut Out) -> bool {
+        let mut names: Vec<Vec<u8>> = Vec::new();
+        let mut sources: Vec<Source> = Vec::new();
+        for file in &opts.files {
+            let bytes = file.as_bytes();
+            if bytes == b"-" {
+                names.push(bytes.to_vec());
+                sources.push(Source::Stdin);
+            } else if opts.recursive && fs::metadata(file).is_ok_and(|m| m.is_dir()) {
+                walk(Path::new(file), bytes.to_vec(), &mut names, &mut sources);
+            } else {
+                names.push(bytes.to_vec());
+                sources.push(Source::Path(PathBuf::from(file)));
+            }
+        }
+
+        let mut ok = true;
+        let mut line = Vec::with_capacity(512);
+        let result = engine::hash_all(opts.algo, opts.len, &sources, opts.jobs, opts.progress, |i, result| {
+            let name = &names[i];
+            match result {
+                Ok(digest) => {
+                    line.clear();
+                    format_line(&mut line, opts, name, digest);
+                    out.write(&line)
+                }
+                Err(e) => {
+                    ok = false;
+                    out.error(&[&quotef(name), b": ", os_message(&e).as_bytes()]);
+                    Ok(())
+                }
+            }
+        });
+        if let Err(e) = result {
+            out.write_failed(e);
+        }
+        ok
+    }
+
+    /// One output line, as GNU `output_file` writes it.
+    fn format_line(line: &mut Vec<u8>, opts: &Options, name: &[u8], digest: &[u8]) {
+        const HEX: &[u8; 16] = b"0123456789abcdef";
+        let escape = !opts.zero && problematic(name);
+        if escape {
+            line.push(b'\\');
+        }
+        if opts.tag {
+            line.extend_from_slice(opts.info.tag.as_bytes());
+            line.extend_from_slice(b" (");
+            push_name(line, name, escape);
+            line.extend_from_slice(b") = ");
+        }
+        for &b in digest {
+            line.extend_from_slice(&[HEX[usize::from(b >> 4)], HEX[usize::from(b & 15)]]);
+        }
+        if !opts.tag {
+            line.extend_from_slice(if opts.binary { b" *" } else { b"  " });
+            push_name(line, name, escape);
+        }
+        line.push(if opts.zero { 0 } else { b'\n' });
+    }
+
+    /// `-r`: the files under `dir`, depth first, each directory's entries
+    /// sorted by name (bytewise). Symbolic links to files are hashed; links
+    /// to directories are not followed (no cycles). An unreadable directory
+    /// becomes an error in its place.
+    fn walk(dir: &Path, name: Vec<u8>, names: &mut Vec<Vec<u8>>, sources: &mut Vec<Source>) {
+        let fail = |e: io::Error| Source::Failed(e.raw_os_error().unwrap_or(0));
+        let entries = match fs::read_dir(dir) {
+            Ok(rd) => rd.collect::<Result<Vec<_>, _>>(),
+            Err(e) => Err(e),
+        };
+        let mut entries = match entries {
+            Ok(entries) => entries,
+            Err(e) => {
+                names.push(name);
+                sources.push(fail(e));
+                return;
+            }
+        };
+        entries.sort_by(|a, b| a.file_name().as_bytes().cmp(b.file_name().as_bytes()));
+        for entry in entries {
+            let mut child = name.clone();
+            if !child.ends_with(b"/") {
+                child.push(b'/');
+            }
+            child.extend_from_slice(entry.file_name().as_bytes());
+            let path = entry.path();
+            let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
+            let is_link = entry.file_type().is_ok_and(|t| t.is_symlink());
+            if is_dir {
+                walk(&path, child, names, sources);
+            } else if is_link && fs::metadata(&path).is_ok_and(|m| m.is_dir()) {
+                continue;
+            } else {
+                names.push(child);
+                sources.push(Source::Path(path));
+            }
+        }
+    }
+
+    fn check_mode(opts: &Options, out: &mut Out) -> bool {
+        let mut checker = Checker::new(opts);
+        let mut ok = true;
+        for file in &opts.files {
+            ok &= checker.check_file(out, file);
+        }
+        ok
+    }
+}
