@@ -8,6 +8,7 @@
 use std::process::ExitCode;
 
 mod bench;
+mod hashsum_bench;
 mod kat;
 
 const USAGE: &str = "usage: cargo xtask <command> [options]
@@ -16,13 +17,16 @@ commands:
   kat     write the known-answer vector files from the NIST CAVP vectors
           (cargo xtask kat --help for options)
   bench   run the speed comparison against OpenSSL and RustCrypto and write
-          target/speed-report/ (cargo xtask bench --help for options)";
+          target/speed-report/ (cargo xtask bench --help for options)
+  hashsum-bench  time hashsum against GNU sha256sum, md5sum, sha512sum
+          (cargo xtask hashsum-bench --help for options)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("kat") => kat::run(&args[1..]),
         Some("bench") => bench::run(&args[1..]),
+        Some("hashsum-bench") => hashsum_bench::run(&args[1..]),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
             Ok(())
