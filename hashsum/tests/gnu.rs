@@ -536,6 +536,31 @@ fn recursive_and_parallel_order_match_gnu() {
     }
 }
 
+/// A full disk on standard output: GNU's message and status.
+#[test]
+fn write_errors_match_gnu() {
+    let (dir, names) = tree();
+    for tool in ["md5sum", "sha256sum"] {
+        for files in [&names[..1], &names[..]] {
+            let mut cmd_args = vec![OsString::from("--")];
+            cmd_args.extend(files.iter().cloned());
+            let full = || fs::OpenOptions::new().write(true).open("/dev/full").expect("/dev/full");
+            let outcome = |program: &Path| {
+                let out = Command::new(program)
+                    .arg0(tool)
+                    .args(&cmd_args)
+                    .current_dir(dir)
+                    .stdout(full())
+                    .stderr(Stdio::piped())
+                    .output()
+                    .expect("runs");
+                (out.status.code(), out.stderr)
+            };
+            assert_eq!(outcome(Path::new(BIN)), outcome(&gnu_tool(tool)), "{tool}, {} files", files.len());
+        }
+    }
+}
+
 /// Through a real link named like the GNU tool, with no `-a`.
 #[test]
 fn behaves_as_gnu_tool_through_a_link() {
