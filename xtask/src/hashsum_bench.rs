@@ -25,7 +25,7 @@ const USAGE: &str = "usage: cargo xtask hashsum-bench [--files N] [--big-mib M] 
 Times hashsum against GNU sha256sum, md5sum and sha512sum (and xargs -P N
 sha256sum) on N small files of 0-16 KiB (default 20000) and one file of M MiB
 (default 1024), median of R rounds (default 3), commands interleaved. Files are
-made once under target/hashsum-bench/.";
+made once under target/hashsum-bench/ (small-N/ and big-MMiB) and kept.";
 
 struct Options {
     files: usize,
@@ -94,10 +94,11 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
     let hashsum = target.join("release/hashsum").display().to_string();
 
     eprintln!("[2/4] making the files under {} (once; kept for later runs)", dir.display());
-    let names = small_files(&dir.join("small"), o.files)?;
+    let small_dir = dir.join(format!("small-{}", o.files));
+    let names = small_files(&small_dir, o.files)?;
     let big = big_file(&dir, o.big_mib)?;
     let list: Vec<u8> = names.iter().flat_map(|n| n.bytes().chain([0])).collect();
-    let total_small: u64 = names.iter().map(|n| fs::metadata(dir.join("small").join(n)).map_or(0, |m| m.len())).sum();
+    let total_small: u64 = names.iter().map(|n| fs::metadata(small_dir.join(n)).map_or(0, |m| m.len())).sum();
 
     let per_proc = o.files.div_ceil(cpus).to_string();
     let cpus_s = cpus.to_string();
@@ -136,7 +137,6 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
     ];
 
     eprintln!("[3/4] measuring: {} rounds, the commands of each workload interleaved, median reported", o.rounds);
-    let small_dir = dir.join("small");
     let started = Instant::now();
     let mut results = Vec::new();
     for (w, (title, contenders)) in workloads.iter().enumerate() {
