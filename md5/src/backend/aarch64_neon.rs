@@ -24,11 +24,32 @@ use crate::consts::{T, md5_steps};
 /// into X": words are little-endian, as this target is).
 #[inline]
 #[target_feature(enable = "neon")]
-fn load4(bytes: &[u8; 16]) -> uint32x4_t {
+fn load_le(bytes: &[u8; 16]) -> uint32x4_t {
     // SAFETY: `bytes` is a reference to 16 readable bytes, the width of the
     // unaligned load; NEON is enabled on this function.
     unsafe { vld1q_u32(bytes.as_ptr().cast()) }
 }
+
+/// Four words.
+#[inline]
+#[target_feature(enable = "neon")]
+fn load4(words: &[u32; 4]) -> uint32x4_t {
+    // SAFETY: `words` is a reference to four readable u32s, the width of
+    // the load; NEON is enabled on this function.
+    unsafe { vld1q_u32(words.as_ptr()) }
+}
+
+/// T (RFC 1321 §3.4) in memory, each word four times: one `ldr q` with
+/// an immediate offset loads a step's constant in every lane.
+static TABLE: [[u32; 4]; 64] = {
+    let mut table = [[0; 4]; 64];
+    let mut t = 0;
+    while t < 64 {
+        table[t] = [T[t]; 4];
+        t += 1;
+    }
+    table
+};
 
 /// Store the four lanes of `v`.
 #[inline]
@@ -50,7 +71,7 @@ fn load_words(blocks: [&[u8; 64]; 4]) -> [uint32x4_t; 16] {
     let mut x = [zero; 16];
     for q in 0..4 {
         let r: [uint32x4_t; 4] =
-            core::array::from_fn(|i| load4(blocks[i][16 * q..16 * q + 16].try_into().expect("16 bytes")));
+            core::array::from_fn(|i| load_le(blocks[i][16 * q..16 * q + 16].try_into().expect("16 bytes")));
         // t0 = r0[0] r1[0] r0[2] r1[2], t1 = r0[1] r1[1] r0[3] r1[3], and
         // t2, t3 the same of r2, r3; then pairs of 64-bit halves.
         let (t0, t1) = (vtrn1q_u32(r[0], r[1]), vtrn2q_u32(r[0], r[1]));
@@ -98,6 +119,11 @@ pub(super) fn compress_lanes<const N: usize>(states: &mut [[u32; 4]; N], data: [
         (a[g], b[g], c[g], d[g]) = (gather(0), gather(1), gather(2), gather(3));
     }
 
+    // `black_box` hides the table's contents from the optimiser, which
+    // would otherwise build each T[t] as an immediate (`mov`, `movk`) and
+    // broadcast it (`dup`): up to three instructions where one load does.
+    // It affects speed only, never results.
+    let table: &[[u32; 4]; 64] = core::hint::black_box(&TABLE);
     let mut x = [[zero; 16]; 2];
     for offset in (0..len).step_by(64) {
         for (g, xg) in x.iter_mut().enumerate().take(groups) {
@@ -111,7 +137,7 @@ pub(super) fn compress_lanes<const N: usize>(states: &mut [[u32; 4]; N], data: [
         // with X[k] + T[t] added to `a` first (it does not wait for b).
         macro_rules! step {
             ($fun:ident, $a:ident, $b:ident, $c:ident, $d:ident, $k:literal, $s:literal, $t:literal) => {
-                let konst = vdupq_n_u32(T[$t]);
+                let konst = load4(&table[$t]);
                 for g in 0..groups {
                     let early = vaddq_u32($a[g], vaddq_u32(x[g][$k], konst));
                     let sum = vaddq_u32(early, $fun!($b[g], $c[g], $d[g]));
