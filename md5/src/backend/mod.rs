@@ -9,9 +9,9 @@
 use hash_core::typenum::U64;
 use hash_core::{BackendKind, Block, DetectCache};
 
-#[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+#[cfg(all(target_arch = "aarch64", target_endian = "little", feature = "aarch64"))]
 mod aarch64_asm;
-#[cfg(all(target_arch = "aarch64", target_endian = "little", target_feature = "neon"))]
+#[cfg(all(target_arch = "aarch64", target_endian = "little", feature = "aarch64", target_feature = "neon"))]
 mod aarch64_neon;
 mod portable;
 #[cfg(all(target_arch = "x86_64", feature = "x86", feature = "asm"))]
@@ -70,7 +70,7 @@ pub enum Backend {
     /// (see `aarch64_asm.rs`). `digest_many` hashes 4 or 8 messages at a
     /// time in the 32-bit lanes of NEON registers, as 1 or 2 interleaved
     /// groups of 4 depending on the batch size (two messages or fewer go
-    /// through the scalar code).
+    /// through the scalar code). Cargo feature `aarch64` (on by default).
     Aarch64,
     /// Safe, fully unrolled Rust; runs everywhere. `digest_many` hashes the
     /// messages one after another.
@@ -98,7 +98,7 @@ impl BackendKind for Backend {
             Backend::Avx512 => "x86-64 with avx512f, bmi1 and the `avx512` cargo feature",
             Backend::Avx2 => "x86-64 with avx2, bmi1 and the `avx2` cargo feature",
             Backend::X86 => "x86-64 with bmi1 and the `x86` cargo feature",
-            Backend::Aarch64 => "little-endian aarch64",
+            Backend::Aarch64 => "little-endian aarch64 and the `aarch64` cargo feature",
             Backend::Portable => "",
         }
     }
@@ -112,7 +112,7 @@ impl BackendKind for Backend {
             Backend::Avx2 => avx2_cpuid::get(),
             #[cfg(all(target_arch = "x86_64", feature = "x86"))]
             Backend::X86 => bmi1_cpuid::get(),
-            #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+            #[cfg(all(target_arch = "aarch64", target_endian = "little", feature = "aarch64"))]
             Backend::Aarch64 => true,
             Backend::Portable => true,
             #[allow(unreachable_patterns)]
@@ -151,7 +151,7 @@ pub(crate) fn compress(backend: Backend, state: &mut [u32; 4], blocks: &[Block<U
             unsafe { x86_single::compress(state, blocks) }
         }
         // Baseline aarch64: nothing to check at run time.
-        #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+        #[cfg(all(target_arch = "aarch64", target_endian = "little", feature = "aarch64"))]
         Backend::Aarch64 => aarch64_asm::compress(state, blocks),
         #[allow(unreachable_patterns)]
         _ => unsupported(backend),
@@ -211,7 +211,7 @@ fn digest_many_avx512<const N: usize>(inputs: &[&[u8]], outputs: &mut [[u8; 16]]
 /// The NEON batch engine for `N` lanes: `N / 4` groups of 4 interleaved.
 /// `min_active` is the fewest busy lanes for which it
 /// beats the scalar code once the batch has run dry.
-#[cfg(all(target_arch = "aarch64", target_endian = "little", target_feature = "neon"))]
+#[cfg(all(target_arch = "aarch64", target_endian = "little", feature = "aarch64", target_feature = "neon"))]
 fn digest_many_neon<const N: usize>(inputs: &[&[u8]], outputs: &mut [[u8; 16]], min_active: usize) {
     hash_core::multi::digest_many_lanes::<crate::algorithm::Md5, N>(
         Backend::Aarch64,
@@ -260,7 +260,7 @@ pub(crate) fn digest_many(backend: Backend, inputs: &[&[u8]], outputs: &mut [[u8
         // NEON is enabled for the whole build (standard aarch64 targets):
         // no run-time check. The widths and `min_active` are estimates on
         // paper (see `aarch64_neon.rs`), not measurements.
-        #[cfg(all(target_arch = "aarch64", target_endian = "little", target_feature = "neon"))]
+        #[cfg(all(target_arch = "aarch64", target_endian = "little", feature = "aarch64", target_feature = "neon"))]
         Backend::Aarch64 => match inputs.len() {
             0..=4 => digest_many_neon::<4>(inputs, outputs, 3),
             _ => digest_many_neon::<8>(inputs, outputs, 3),

@@ -105,8 +105,10 @@ fn compress_n<'a, const N: usize>(
                     let wk = vaddq_u64(s[$i][j], load_k(&[K[$t], K[$t + 1]]));
                     let sum = vaddq_u64(vextq_u64::<1>(wk, wk), $gh[j]);
                     let t1 = vsha512hq_u64(sum, vextq_u64::<1>($ef[j], $gh[j]), vextq_u64::<1>($cd[j], $ef[j]));
+                    // d + T1 before SHA512H2, which overwrites T1's register.
+                    let cd = vaddq_u64($cd[j], t1);
                     $gh[j] = vsha512h2q_u64(t1, $cd[j], $ab[j]);
-                    $cd[j] = vaddq_u64($cd[j], t1);
+                    $cd[j] = cd;
                 }
             };
         }

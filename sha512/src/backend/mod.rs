@@ -10,9 +10,9 @@
 use hash_core::typenum::U128;
 use hash_core::{BackendKind, Block, DetectCache, FixedAlgorithm, Hasher};
 
-#[cfg(target_arch = "aarch64")]
+#[cfg(all(target_arch = "aarch64", feature = "aarch64"))]
 mod aarch64_scalar;
-#[cfg(target_arch = "aarch64")]
+#[cfg(all(target_arch = "aarch64", feature = "arm-sha512"))]
 mod aarch64_sha512;
 mod portable;
 #[cfg(all(target_arch = "x86_64", feature = "avx2"))]
@@ -24,7 +24,7 @@ mod x86_avx512;
 cpufeatures::new!(cpu_avx2, "avx2", "bmi1", "bmi2");
 #[cfg(all(target_arch = "x86_64", feature = "avx512"))]
 cpufeatures::new!(cpu_avx512, "avx512f", "avx512vl", "avx512bw", "avx2", "bmi1", "bmi2");
-#[cfg(target_arch = "aarch64")]
+#[cfg(all(target_arch = "aarch64", feature = "arm-sha512"))]
 cpufeatures::new!(cpu_sha3, "sha3");
 
 /// A SHA-512 compression backend (shared by SHA-384, SHA-512/224 and
@@ -89,6 +89,7 @@ pub enum Backend {
     /// `hw.optional.armv8_2_sha512` and `hw.optional.armv8_2_sha3` (through
     /// `cpufeatures`); std's `is_aarch64_feature_detected!("sha3")` also
     /// requires both. Other operating systems report it unsupported.
+    /// Cargo feature `arm-sha512` (on by default).
     ArmSha512,
     /// Scalar aarch64 code for CPUs without the SHA512 instructions (Arm
     /// Cortex-A53/A72/A76, Neoverse N1 (AWS Graviton2), Raspberry Pi 4 and
@@ -96,7 +97,8 @@ pub enum Backend {
     /// operands (see `aarch64_scalar.rs`). `digest_many`: the messages one
     /// after another.
     ///
-    /// Needs aarch64 (any; no extension).
+    /// Needs aarch64 (any; no extension) and the `aarch64` cargo feature
+    /// (on by default).
     Aarch64,
     /// Safe, fully unrolled Rust; runs everywhere. One message: one block
     /// at a time. `digest_many`: the messages one after another.
@@ -125,8 +127,10 @@ impl BackendKind for Backend {
                 "x86-64 with avx512f, avx512vl, avx512bw, avx2, bmi1, bmi2 and the `avx512` cargo feature"
             }
             Backend::Avx2 => "x86-64 with avx2, bmi1, bmi2 and the `avx2` cargo feature",
-            Backend::ArmSha512 => "aarch64 with the SHA512 and SHA3 extensions (Linux, Android or Apple OS)",
-            Backend::Aarch64 => "aarch64",
+            Backend::ArmSha512 => {
+                "aarch64 with the SHA512 and SHA3 extensions (Linux, Android or Apple OS) and the `arm-sha512` cargo feature"
+            }
+            Backend::Aarch64 => "aarch64 and the `aarch64` cargo feature",
             Backend::Portable => "",
         }
     }
@@ -137,7 +141,7 @@ impl BackendKind for Backend {
             Backend::Avx512 => avx512_supported(),
             Backend::Avx2 => avx2_supported(),
             Backend::ArmSha512 => arm_sha512_supported(),
-            Backend::Aarch64 => cfg!(target_arch = "aarch64"),
+            Backend::Aarch64 => cfg!(all(target_arch = "aarch64", feature = "aarch64")),
             Backend::Portable => true,
         }
     }
@@ -180,7 +184,7 @@ fn avx512_supported() -> bool {
 /// (see [`Backend::ArmSha512`]), detected once and cached.
 #[inline]
 fn arm_sha512_supported() -> bool {
-    #[cfg(target_arch = "aarch64")]
+    #[cfg(all(target_arch = "aarch64", feature = "arm-sha512"))]
     {
         use core::sync::atomic::{AtomicU8, Ordering};
         /// 0: not yet detected, 1: unsupported, 2: supported.
@@ -195,14 +199,14 @@ fn arm_sha512_supported() -> bool {
             }
         }
     }
-    #[cfg(not(target_arch = "aarch64"))]
+    #[cfg(not(all(target_arch = "aarch64", feature = "arm-sha512")))]
     {
         false
     }
 }
 
 /// The uncached check behind [`arm_sha512_supported`].
-#[cfg(target_arch = "aarch64")]
+#[cfg(all(target_arch = "aarch64", feature = "arm-sha512"))]
 #[cold]
 fn detect_arm_sha512() -> bool {
     // `cpufeatures`' "sha3": on Apple platforms both sysctls
@@ -213,7 +217,11 @@ fn detect_arm_sha512() -> bool {
     if !cpu_sha3::get() {
         return false;
     }
-    #[cfg(any(target_os = "linux", target_os = "android"))]
+    // `getauxval_hwcap` is the (doc-hidden, public) helper that
+    // `cpufeatures`' own macros call for `AT_HWCAP`; using it spares a
+    // direct `libc` dependency and an `unsafe` call here. `cpufeatures`
+    // leaves it out under Miri, where its "sha3" is false anyway.
+    #[cfg(all(any(target_os = "linux", target_os = "android"), not(miri)))]
     {
         // Linux's arch/arm64/include/uapi/asm/hwcap.h.
         const HWCAP_SHA3: u64 = 1 << 17;
@@ -221,7 +229,7 @@ fn detect_arm_sha512() -> bool {
         let hwcap = cpufeatures::aarch64::getauxval_hwcap();
         hwcap & HWCAP_SHA3 != 0 && hwcap & HWCAP_SHA512 != 0
     }
-    #[cfg(not(any(target_os = "linux", target_os = "android")))]
+    #[cfg(not(all(any(target_os = "linux", target_os = "android"), not(miri))))]
     {
         true
     }
@@ -238,9 +246,9 @@ fn unsupported(backend: Backend) -> ! {
 /// `Backend::Aarch64`'s compression; it panics on other targets.
 #[inline]
 fn aarch64_compress(state: &mut [u64; 8], blocks: &[Block<U128>]) {
-    #[cfg(target_arch = "aarch64")]
+    #[cfg(all(target_arch = "aarch64", feature = "aarch64"))]
     aarch64_scalar::compress(state, blocks);
-    #[cfg(not(target_arch = "aarch64"))]
+    #[cfg(not(all(target_arch = "aarch64", feature = "aarch64")))]
     {
         let _ = (state, blocks);
         unsupported(Backend::Aarch64)
@@ -276,7 +284,7 @@ pub(crate) fn compress(backend: Backend, state: &mut [u64; 8], blocks: &[Block<U
             unsupported(backend)
         }
         Backend::ArmSha512 => {
-            #[cfg(target_arch = "aarch64")]
+            #[cfg(all(target_arch = "aarch64", feature = "arm-sha512"))]
             if arm_sha512_supported() {
                 // SAFETY: `arm_sha512_supported()` just confirmed that this
                 // CPU has the SHA512 and SHA3 extensions (Rust's `sha3`
@@ -323,7 +331,7 @@ where
             unsupported(backend)
         }
         Backend::ArmSha512 => {
-            #[cfg(target_arch = "aarch64")]
+            #[cfg(all(target_arch = "aarch64", feature = "arm-sha512"))]
             if arm_sha512_supported() {
                 // SAFETY: `arm_sha512_supported()` just confirmed that this
                 // CPU has the SHA512 and SHA3 extensions, the features
