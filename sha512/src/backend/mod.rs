@@ -223,16 +223,22 @@ fn detect_arm_sha512() -> bool {
     // leaves it out under Miri, where its "sha3" is false anyway.
     #[cfg(all(any(target_os = "linux", target_os = "android"), not(miri)))]
     {
-        // Linux's arch/arm64/include/uapi/asm/hwcap.h.
-        const HWCAP_SHA3: u64 = 1 << 17;
-        const HWCAP_SHA512: u64 = 1 << 21;
-        let hwcap = cpufeatures::aarch64::getauxval_hwcap();
-        hwcap & HWCAP_SHA3 != 0 && hwcap & HWCAP_SHA512 != 0
+        hwcap_has_sha512_and_sha3(cpufeatures::aarch64::getauxval_hwcap())
     }
     #[cfg(not(all(any(target_os = "linux", target_os = "android"), not(miri))))]
     {
         true
     }
+}
+
+/// Whether a Linux `AT_HWCAP` value has both `HWCAP_SHA3` and
+/// `HWCAP_SHA512` (bits 17 and 21, Linux's
+/// arch/arm64/include/uapi/asm/hwcap.h).
+#[cfg(any(test, all(target_arch = "aarch64", feature = "arm-sha512")))]
+fn hwcap_has_sha512_and_sha3(hwcap: u64) -> bool {
+    const HWCAP_SHA3: u64 = 1 << 17;
+    const HWCAP_SHA512: u64 = 1 << 21;
+    hwcap & HWCAP_SHA3 != 0 && hwcap & HWCAP_SHA512 != 0
 }
 
 /// The panic for a backend that was not checked with `Backend::check`.
@@ -349,5 +355,23 @@ where
                 *output = Hasher::<A>::digest_with_backend(backend, input);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::hwcap_has_sha512_and_sha3;
+
+    /// Either extension alone is not enough (`cpufeatures` 0.2's "sha3"
+    /// accepts either bit); the hwcaps of qemu 7.2's `-cpu max` (both) and
+    /// `-cpu cortex-a72` (neither) give the expected answers.
+    #[test]
+    fn sha512_backend_needs_both_hwcaps() {
+        assert!(!hwcap_has_sha512_and_sha3(0));
+        assert!(!hwcap_has_sha512_and_sha3(1 << 17), "SHA3 alone");
+        assert!(!hwcap_has_sha512_and_sha3(1 << 21), "SHA512 alone");
+        assert!(hwcap_has_sha512_and_sha3((1 << 17) | (1 << 21)));
+        assert!(hwcap_has_sha512_and_sha3(0xecff_fffb), "qemu -cpu max");
+        assert!(!hwcap_has_sha512_and_sha3(0x8fb), "qemu -cpu cortex-a72");
     }
 }
