@@ -12,10 +12,12 @@
 //!   lets LLVM turn every K[t] into an immediate built by a `mov` and three
 //!   `movk`s: four instructions per round where one half of an `ldp` does.
 //! * Σ1 and Σ0 are written as `ror(e, 14) ^ ror(e ^ ror(e, 23), 18)`
-//!   (and `ror(a, 28) ^ ror(a ^ ror(a, 5), 34)`): aarch64's logical
-//!   instructions rotate their second operand for free, so each is three
-//!   instructions of which only two are on the path from e (or a), where
-//!   the textbook form chains all three.
+//!   (and `ror(a, 28) ^ ror(a ^ ror(a, 5), 34)`), OpenSSL's form: aarch64's
+//!   logical instructions rotate their second operand for free, so each is
+//!   three instructions. (OpenSSL's assembly also keeps only two of them on
+//!   the path from e; LLVM folds the other rotation and chains all three,
+//!   whichever way the source puts the operands. Only assembly would get
+//!   that step back.)
 //! * T1's terms that do not depend on e (h, K[t], W[t]) are summed first,
 //!   so that only Ch(e, f, g) and Σ1(e) wait for the previous round.
 //!
