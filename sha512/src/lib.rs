@@ -49,11 +49,18 @@
 //!   `ymm` registers and the rounds on general registers with `rorx`; for
 //!   `digest_many`, five messages at once (four in `ymm` lanes, one on
 //!   general registers).
+//! * [`Backend::ArmSha512`] (aarch64 with the Armv8.2 SHA512 and SHA3
+//!   extensions, detected on Linux, Android and Apple platforms): the
+//!   `SHA512H`/`SHA512H2`/`SHA512SU0`/`SHA512SU1` instructions, two rounds
+//!   per pair; for `digest_many`, two messages interleaved.
+//! * [`Backend::Aarch64`] (any aarch64): scalar code arranged for aarch64's
+//!   rotated operands, for CPUs without the SHA512 extension (Cortex-A72,
+//!   A76, Neoverse N1, ...).
 //! * [`Backend::Portable`]: safe, fully unrolled Rust, everywhere.
 //!
 //! The SHA-512 family has no x86 instructions of its own on the CPUs this
 //! crate targets (Intel's SHA512 extension is newer), so there is no
-//! SHA-NI-style backend.
+//! SHA-NI-style backend on x86-64.
 #![no_std]
 #![warn(missing_docs)]
 

@@ -174,8 +174,12 @@ fn backend_listing() {
     // Prints the `sha512: detected backend: <name>` line CI's qemu runs
     // grep for.
     testing::check_backend_api::<Backend>("sha512");
-    // Best first: AVX-512, then AVX2, then portable.
-    assert_eq!(Backend::all(), [Backend::Avx512, Backend::Avx2, Backend::Portable]);
+    // Best first: AVX-512, then AVX2 (x86-64); the SHA512 extension, then
+    // the scalar aarch64 code (aarch64); then portable.
+    assert_eq!(
+        Backend::all(),
+        [Backend::Avx512, Backend::Avx2, Backend::ArmSha512, Backend::Aarch64, Backend::Portable]
+    );
     for &b in Backend::all() {
         assert_eq!(Backend::from_name(b.name()), Some(b));
     }

@@ -9,6 +9,10 @@
 use hash_core::typenum::U64;
 use hash_core::{BackendKind, Block, DetectCache};
 
+#[cfg(all(target_arch = "aarch64", target_endian = "little", feature = "aarch64"))]
+mod aarch64_asm;
+#[cfg(all(target_arch = "aarch64", target_endian = "little", feature = "aarch64", target_feature = "neon"))]
+mod aarch64_neon;
 mod portable;
 #[cfg(all(target_arch = "x86_64", feature = "x86", feature = "asm"))]
 mod x86_asm;
@@ -60,6 +64,14 @@ pub enum Backend {
     /// default), else Rust. `digest_many` hashes the messages one after
     /// another.
     X86,
+    /// Scalar aarch64 (little-endian; no extension needed): inline
+    /// assembly scheduled for a short critical path, with the round
+    /// constants loaded in pairs and the message words kept in registers
+    /// (see `aarch64_asm.rs`). `digest_many` hashes 4 or 8 messages at a
+    /// time in the 32-bit lanes of NEON registers, as 1 or 2 interleaved
+    /// groups of 4 depending on the batch size (two messages or fewer go
+    /// through the scalar code). Cargo feature `aarch64` (on by default).
+    Aarch64,
     /// Safe, fully unrolled Rust; runs everywhere. `digest_many` hashes the
     /// messages one after another.
     Portable,
@@ -68,13 +80,15 @@ pub enum Backend {
 static DETECTED: DetectCache = DetectCache::new();
 
 impl BackendKind for Backend {
-    const ALL: &'static [Backend] = &[Backend::Avx512, Backend::Avx2, Backend::X86, Backend::Portable];
+    const ALL: &'static [Backend] =
+        &[Backend::Avx512, Backend::Avx2, Backend::X86, Backend::Aarch64, Backend::Portable];
 
     fn name(self) -> &'static str {
         match self {
             Backend::Avx512 => "avx512",
             Backend::Avx2 => "avx2",
             Backend::X86 => "x86",
+            Backend::Aarch64 => "aarch64",
             Backend::Portable => "portable",
         }
     }
@@ -84,6 +98,7 @@ impl BackendKind for Backend {
             Backend::Avx512 => "x86-64 with avx512f, bmi1 and the `avx512` cargo feature",
             Backend::Avx2 => "x86-64 with avx2, bmi1 and the `avx2` cargo feature",
             Backend::X86 => "x86-64 with bmi1 and the `x86` cargo feature",
+            Backend::Aarch64 => "little-endian aarch64 and the `aarch64` cargo feature",
             Backend::Portable => "",
         }
     }
@@ -97,6 +112,8 @@ impl BackendKind for Backend {
             Backend::Avx2 => avx2_cpuid::get(),
             #[cfg(all(target_arch = "x86_64", feature = "x86"))]
             Backend::X86 => bmi1_cpuid::get(),
+            #[cfg(all(target_arch = "aarch64", target_endian = "little", feature = "aarch64"))]
+            Backend::Aarch64 => true,
             Backend::Portable => true,
             #[allow(unreachable_patterns)]
             _ => false,
@@ -133,6 +150,9 @@ pub(crate) fn compress(backend: Backend, state: &mut [u32; 4], blocks: &[Block<U
             // check for BMI1 (`bmi1_cpuid` / `avx2_cpuid` / `avx512_cpuid`).
             unsafe { x86_single::compress(state, blocks) }
         }
+        // Baseline aarch64: nothing to check at run time.
+        #[cfg(all(target_arch = "aarch64", target_endian = "little", feature = "aarch64"))]
+        Backend::Aarch64 => aarch64_asm::compress(state, blocks),
         #[allow(unreachable_patterns)]
         _ => unsupported(backend),
     }
@@ -164,7 +184,8 @@ fn digest_many_avx2<const N: usize>(inputs: &[&[u8]], outputs: &mut [[u8; 16]], 
 }
 
 /// The AVX-512 batch engine for `N` lanes: `N / 16` groups of 16
-/// interleaved. `min_active` is as for [`digest_many_avx2`].
+/// interleaved. `min_active` is the fewest busy lanes for which it
+/// beats the scalar code once the batch has run dry.
 ///
 /// # Panics
 /// If this CPU or build does not support `Backend::Avx512`.
@@ -183,6 +204,24 @@ fn digest_many_avx512<const N: usize>(inputs: &[&[u8]], outputs: &mut [[u8; 16]]
             // (behind `Backend::Avx512.is_supported()`, checked above) has
             // found on this CPU, with the OS saving the zmm registers.
             unsafe { x86_avx512::compress_lanes::<N>(states, data) }
+        },
+    );
+}
+
+/// The NEON batch engine for `N` lanes: `N / 4` groups of 4 interleaved.
+/// `min_active` is the fewest busy lanes for which it
+/// beats the scalar code once the batch has run dry.
+#[cfg(all(target_arch = "aarch64", target_endian = "little", feature = "aarch64", target_feature = "neon"))]
+fn digest_many_neon<const N: usize>(inputs: &[&[u8]], outputs: &mut [[u8; 16]], min_active: usize) {
+    hash_core::multi::digest_many_lanes::<crate::algorithm::Md5, N>(
+        Backend::Aarch64,
+        inputs,
+        outputs,
+        min_active,
+        |states, data| {
+            // SAFETY: the lane engine needs NEON, which this build enables
+            // for the whole program (the cfg on this function).
+            unsafe { aarch64_neon::compress_lanes::<N>(states, data) }
         },
     );
 }
@@ -217,6 +256,14 @@ pub(crate) fn digest_many(backend: Backend, inputs: &[&[u8]], outputs: &mut [[u8
             0..=8 => digest_many_avx2::<8>(inputs, outputs, 3),
             9..=16 => digest_many_avx2::<16>(inputs, outputs, 3),
             _ => digest_many_avx2::<32>(inputs, outputs, 4),
+        },
+        // NEON is enabled for the whole build (standard aarch64 targets):
+        // no run-time check. The widths and `min_active` are estimates on
+        // paper (see `aarch64_neon.rs`), not measurements.
+        #[cfg(all(target_arch = "aarch64", target_endian = "little", feature = "aarch64", target_feature = "neon"))]
+        Backend::Aarch64 => match inputs.len() {
+            0..=4 => digest_many_neon::<4>(inputs, outputs, 3),
+            _ => digest_many_neon::<8>(inputs, outputs, 3),
         },
         _ => {
             if !backend.is_supported() {

@@ -10,6 +10,10 @@
 use hash_core::typenum::U128;
 use hash_core::{BackendKind, Block, DetectCache, FixedAlgorithm, Hasher};
 
+#[cfg(all(target_arch = "aarch64", feature = "aarch64"))]
+mod aarch64_scalar;
+#[cfg(all(target_arch = "aarch64", feature = "arm-sha512"))]
+mod aarch64_sha512;
 mod portable;
 #[cfg(all(target_arch = "x86_64", feature = "avx2"))]
 mod x86_avx2;
@@ -20,6 +24,8 @@ mod x86_avx512;
 cpufeatures::new!(cpu_avx2, "avx2", "bmi1", "bmi2");
 #[cfg(all(target_arch = "x86_64", feature = "avx512"))]
 cpufeatures::new!(cpu_avx512, "avx512f", "avx512vl", "avx512bw", "avx2", "bmi1", "bmi2");
+#[cfg(all(target_arch = "aarch64", feature = "arm-sha512"))]
+cpufeatures::new!(cpu_sha3, "sha3");
 
 /// A SHA-512 compression backend (shared by SHA-384, SHA-512/224 and
 /// SHA-512/256).
@@ -64,6 +70,36 @@ pub enum Backend {
     /// Needs x86-64 with `avx2`, `bmi1`, `bmi2` and the `avx2` cargo feature
     /// (on by default).
     Avx2,
+    /// The Armv8.2 SHA512 instructions (`SHA512H`, `SHA512H2`, `SHA512SU0`,
+    /// `SHA512SU1`): Apple M1 and later, Arm Neoverse V1/V2/N2 (AWS
+    /// Graviton3/4), Cortex-A710/X2 and later.
+    ///
+    /// One message: four state vectors and eight schedule vectors, two
+    /// rounds per `SHA512H`/`SHA512H2` pair, twelve instructions per two
+    /// rounds. `digest_many`: two messages at once, their instruction
+    /// streams interleaved step by step so that the second fills the
+    /// latency of the first's round chain; a message left on its own goes
+    /// through the one-message path.
+    ///
+    /// Needs aarch64 with both the SHA512 and the SHA3 extensions (Rust's
+    /// `sha3` target feature, which the code is compiled with, covers
+    /// both). Detection checks each one: on Linux and Android the
+    /// `HWCAP_SHA512` and `HWCAP_SHA3` bits of `AT_HWCAP` (`cpufeatures`
+    /// 0.2 alone reports `sha3` when either bit is set), on Apple platforms
+    /// `hw.optional.armv8_2_sha512` and `hw.optional.armv8_2_sha3` (through
+    /// `cpufeatures`); std's `is_aarch64_feature_detected!("sha3")` also
+    /// requires both. Other operating systems report it unsupported.
+    /// Cargo feature `arm-sha512` (on by default).
+    ArmSha512,
+    /// Scalar aarch64 code for CPUs without the SHA512 instructions (Arm
+    /// Cortex-A53/A72/A76, Neoverse N1 (AWS Graviton2), Raspberry Pi 4 and
+    /// 5), arranged for aarch64's three-operand instructions with rotated
+    /// operands (see `aarch64_scalar.rs`). `digest_many`: the messages one
+    /// after another.
+    ///
+    /// Needs aarch64 (any; no extension) and the `aarch64` cargo feature
+    /// (on by default).
+    Aarch64,
     /// Safe, fully unrolled Rust; runs everywhere. One message: one block
     /// at a time. `digest_many`: the messages one after another.
     Portable,
@@ -72,12 +108,15 @@ pub enum Backend {
 static DETECTED: DetectCache = DetectCache::new();
 
 impl BackendKind for Backend {
-    const ALL: &'static [Backend] = &[Backend::Avx512, Backend::Avx2, Backend::Portable];
+    const ALL: &'static [Backend] =
+        &[Backend::Avx512, Backend::Avx2, Backend::ArmSha512, Backend::Aarch64, Backend::Portable];
 
     fn name(self) -> &'static str {
         match self {
             Backend::Avx512 => "avx512",
             Backend::Avx2 => "avx2",
+            Backend::ArmSha512 => "arm-sha512",
+            Backend::Aarch64 => "aarch64",
             Backend::Portable => "portable",
         }
     }
@@ -88,6 +127,10 @@ impl BackendKind for Backend {
                 "x86-64 with avx512f, avx512vl, avx512bw, avx2, bmi1, bmi2 and the `avx512` cargo feature"
             }
             Backend::Avx2 => "x86-64 with avx2, bmi1, bmi2 and the `avx2` cargo feature",
+            Backend::ArmSha512 => {
+                "aarch64 with the SHA512 and SHA3 extensions (Linux, Android or Apple OS) and the `arm-sha512` cargo feature"
+            }
+            Backend::Aarch64 => "aarch64 and the `aarch64` cargo feature",
             Backend::Portable => "",
         }
     }
@@ -97,6 +140,8 @@ impl BackendKind for Backend {
         match self {
             Backend::Avx512 => avx512_supported(),
             Backend::Avx2 => avx2_supported(),
+            Backend::ArmSha512 => arm_sha512_supported(),
+            Backend::Aarch64 => cfg!(all(target_arch = "aarch64", feature = "aarch64")),
             Backend::Portable => true,
         }
     }
@@ -135,12 +180,85 @@ fn avx512_supported() -> bool {
     }
 }
 
+/// Whether this is aarch64 and the CPU has the SHA512 and SHA3 extensions
+/// (see [`Backend::ArmSha512`]), detected once and cached.
+#[inline]
+fn arm_sha512_supported() -> bool {
+    #[cfg(all(target_arch = "aarch64", feature = "arm-sha512"))]
+    {
+        use core::sync::atomic::{AtomicU8, Ordering};
+        /// 0: not yet detected, 1: unsupported, 2: supported.
+        static CACHE: AtomicU8 = AtomicU8::new(0);
+        match CACHE.load(Ordering::Relaxed) {
+            1 => false,
+            2 => true,
+            _ => {
+                let yes = detect_arm_sha512();
+                CACHE.store(if yes { 2 } else { 1 }, Ordering::Relaxed);
+                yes
+            }
+        }
+    }
+    #[cfg(not(all(target_arch = "aarch64", feature = "arm-sha512")))]
+    {
+        false
+    }
+}
+
+/// The uncached check behind [`arm_sha512_supported`].
+#[cfg(all(target_arch = "aarch64", feature = "arm-sha512"))]
+#[cold]
+fn detect_arm_sha512() -> bool {
+    // `cpufeatures`' "sha3": on Apple platforms both sysctls
+    // (`hw.optional.armv8_2_sha512` and `hw.optional.armv8_2_sha3`), on
+    // Linux and Android `AT_HWCAP & (HWCAP_SHA3 | HWCAP_SHA512) != 0`, that
+    // is either bit, so there each bit is checked below as well; elsewhere
+    // false (unless the build enables `sha3` statically).
+    if !cpu_sha3::get() {
+        return false;
+    }
+    // `getauxval_hwcap` is the (doc-hidden, public) helper that
+    // `cpufeatures`' own macros call for `AT_HWCAP`; using it spares a
+    // direct `libc` dependency and an `unsafe` call here. `cpufeatures`
+    // leaves it out under Miri, where its "sha3" is false anyway.
+    #[cfg(all(any(target_os = "linux", target_os = "android"), not(miri)))]
+    {
+        hwcap_has_sha512_and_sha3(cpufeatures::aarch64::getauxval_hwcap())
+    }
+    #[cfg(not(all(any(target_os = "linux", target_os = "android"), not(miri))))]
+    {
+        true
+    }
+}
+
+/// Whether a Linux `AT_HWCAP` value has both `HWCAP_SHA3` and
+/// `HWCAP_SHA512` (bits 17 and 21, Linux's
+/// arch/arm64/include/uapi/asm/hwcap.h).
+#[cfg(any(test, all(target_arch = "aarch64", feature = "arm-sha512")))]
+fn hwcap_has_sha512_and_sha3(hwcap: u64) -> bool {
+    const HWCAP_SHA3: u64 = 1 << 17;
+    const HWCAP_SHA512: u64 = 1 << 21;
+    hwcap & HWCAP_SHA3 != 0 && hwcap & HWCAP_SHA512 != 0
+}
+
 /// The panic for a backend that was not checked with `Backend::check`.
 #[cold]
 #[inline(never)]
 #[track_caller]
 fn unsupported(backend: Backend) -> ! {
     hash_core::unsupported("sha512", backend)
+}
+
+/// `Backend::Aarch64`'s compression; it panics on other targets.
+#[inline]
+fn aarch64_compress(state: &mut [u64; 8], blocks: &[Block<U128>]) {
+    #[cfg(all(target_arch = "aarch64", feature = "aarch64"))]
+    aarch64_scalar::compress(state, blocks);
+    #[cfg(not(all(target_arch = "aarch64", feature = "aarch64")))]
+    {
+        let _ = (state, blocks);
+        unsupported(Backend::Aarch64)
+    }
 }
 
 /// Compress `blocks` into `state` with `backend` (FIPS 180-4 §6.4.2).
@@ -171,6 +289,19 @@ pub(crate) fn compress(backend: Backend, state: &mut [u64; 8], blocks: &[Block<U
             }
             unsupported(backend)
         }
+        Backend::ArmSha512 => {
+            #[cfg(all(target_arch = "aarch64", feature = "arm-sha512"))]
+            if arm_sha512_supported() {
+                // SAFETY: `arm_sha512_supported()` just confirmed that this
+                // CPU has the SHA512 and SHA3 extensions (Rust's `sha3`
+                // target feature; NEON is part of every aarch64 target), the
+                // features `compress` enables.
+                unsafe { aarch64_sha512::compress(state, blocks) };
+                return;
+            }
+            unsupported(backend)
+        }
+        Backend::Aarch64 => aarch64_compress(state, blocks),
         Backend::Portable => portable::compress(state, blocks),
     }
 }
@@ -205,10 +336,42 @@ where
             }
             unsupported(backend)
         }
-        Backend::Portable => {
+        Backend::ArmSha512 => {
+            #[cfg(all(target_arch = "aarch64", feature = "arm-sha512"))]
+            if arm_sha512_supported() {
+                // SAFETY: `arm_sha512_supported()` just confirmed that this
+                // CPU has the SHA512 and SHA3 extensions, the features
+                // `digest_many` enables (with NEON, part of every aarch64
+                // target).
+                return unsafe { aarch64_sha512::digest_many::<A>(inputs, outputs) };
+            }
+            unsupported(backend)
+        }
+        Backend::Aarch64 | Backend::Portable => {
+            if !backend.is_supported() {
+                unsupported(backend)
+            }
             for (input, output) in inputs.iter().zip(outputs.iter_mut()) {
                 *output = Hasher::<A>::digest_with_backend(backend, input);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::hwcap_has_sha512_and_sha3;
+
+    /// Either extension alone is not enough (`cpufeatures` 0.2's "sha3"
+    /// accepts either bit); the hwcaps of qemu 7.2's `-cpu max` (both) and
+    /// `-cpu cortex-a72` (neither) give the expected answers.
+    #[test]
+    fn sha512_backend_needs_both_hwcaps() {
+        assert!(!hwcap_has_sha512_and_sha3(0));
+        assert!(!hwcap_has_sha512_and_sha3(1 << 17), "SHA3 alone");
+        assert!(!hwcap_has_sha512_and_sha3(1 << 21), "SHA512 alone");
+        assert!(hwcap_has_sha512_and_sha3((1 << 17) | (1 << 21)));
+        assert!(hwcap_has_sha512_and_sha3(0xecff_fffb), "qemu -cpu max");
+        assert!(!hwcap_has_sha512_and_sha3(0x8fb), "qemu -cpu cortex-a72");
     }
 }
