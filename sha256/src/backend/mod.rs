@@ -185,6 +185,41 @@ pub(crate) fn compress(backend: Backend, state: &mut [u32; 8], blocks: &[Block<U
     }
 }
 
+/// Whether `backend` builds the final padded block in registers (see
+/// `hash_core::FixedAlgorithm::compress_final`): SHA-NI does.
+#[inline(always)]
+pub(crate) fn has_compress_final(backend: Backend) -> bool {
+    matches!(backend, Backend::ShaNi)
+}
+
+/// Compress the final padded block of a `total`-byte message whose last
+/// `tail.len()` bytes fit in one block with the padding; with SHA-NI the
+/// block is built in registers, with the other backends in a buffer.
+///
+/// # Panics
+/// If this CPU (or this build) does not support `backend`, or `tail` and
+/// the padding do not fit in one block (SHA-NI), or `tail` is a block long.
+#[inline]
+pub(crate) fn compress_final<A>(backend: Backend, state: &mut [u32; 8], tail: &[u8], total: u128)
+where
+    A: hash_core::FixedAlgorithm<State = [u32; 8], Backend = Backend>,
+{
+    match backend {
+        Backend::ShaNi => {
+            #[cfg(all(target_arch = "x86_64", feature = "shani"))]
+            if cpu_shani::get() {
+                // SAFETY: `cpu_shani::get()` just confirmed that this CPU has
+                // sha, sse2, ssse3 and sse4.1, the features `compress_final`
+                // enables.
+                unsafe { x86_shani::compress_final(state, tail, total) };
+                return;
+            }
+            unsupported(backend)
+        }
+        _ => hash_core::compress_final_buffered::<A>(backend, state, tail, total),
+    }
+}
+
 /// A multi-buffer engine behind `digest_many`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Engine {
