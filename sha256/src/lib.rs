@@ -113,7 +113,8 @@ pub mod algorithm {
                     }
                 }
 
-                /// SHA-NI builds the final padded block in registers.
+                /// The x86 backends take the final padded block as built in
+                /// registers.
                 #[inline]
                 fn has_compress_final(backend: Backend) -> bool {
                     backend::has_compress_final(backend)
