@@ -41,7 +41,7 @@ mod xof;
 
 pub use backend::{BackendKind, DetectCache, UnsupportedBackend, unsupported};
 pub use block_buffer;
-pub use fixed::{Core, Hasher};
+pub use fixed::{Core, Hasher, compress_final_buffered, padded_rows};
 pub use generic_array;
 pub use generic_array::typenum;
 pub use xof::{Xof, XofReader};
@@ -130,6 +130,32 @@ pub trait FixedAlgorithm: Algorithm {
     type Output: OutputBytes;
     /// Write the digest from the final state (after padding).
     fn output(state: &Self::State, out: &mut Self::Output);
+
+    /// Whether `backend` has a [`FixedAlgorithm::compress_final`] of its
+    /// own (the default: none).
+    #[inline(always)]
+    fn has_compress_final(backend: Self::Backend) -> bool {
+        let _ = backend;
+        false
+    }
+
+    /// Compress into `state` the final padded block of a message of
+    /// `total` bytes whose last `tail.len()` bytes (after its whole blocks)
+    /// fit in one block with the padding, by a path of `backend`'s own
+    /// that builds the block in registers ([`padded_rows`]) rather than in
+    /// a buffer, whose byte-wise stores its loads would wait for.
+    ///
+    /// Called by the one-shot functions and `finalize` where
+    /// [`FixedAlgorithm::has_compress_final`] says so, with a backend they
+    /// have checked. Like [`Algorithm::compress`] it is reachable from safe
+    /// code with any arguments: implementations check backend support
+    /// themselves (and panic without it), and [`padded_rows`] checks the
+    /// length. The default pads in a buffer and calls
+    /// [`Algorithm::compress`] (for any `tail` shorter than a block).
+    #[inline]
+    fn compress_final(backend: Self::Backend, state: &mut Self::State, tail: &[u8], total: u128) {
+        fixed::compress_final_buffered::<Self>(backend, state, tail, total);
+    }
 
     /// Hash each of `inputs` into the matching `outputs` slot.
     ///

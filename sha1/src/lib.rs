@@ -93,6 +93,18 @@ pub mod algorithm {
             }
         }
 
+        /// The x86 backends take the final padded block as built in
+        /// registers.
+        #[inline]
+        fn has_compress_final(backend: Backend) -> bool {
+            backend::has_compress_final(backend)
+        }
+
+        #[inline]
+        fn compress_final(backend: Backend, state: &mut [u32; 5], tail: &[u8], total: u128) {
+            backend::compress_final(backend, state, tail, total);
+        }
+
         /// Several messages at once on the backend's batch engine (see the
         /// [`Backend`] variants); one by one on the portable backend.
         #[inline]

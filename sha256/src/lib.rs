@@ -113,6 +113,18 @@ pub mod algorithm {
                     }
                 }
 
+                /// The x86 backends take the final padded block as built in
+                /// registers.
+                #[inline]
+                fn has_compress_final(backend: Backend) -> bool {
+                    backend::has_compress_final(backend)
+                }
+
+                #[inline]
+                fn compress_final(backend: Backend, state: &mut [u32; 8], tail: &[u8], total: u128) {
+                    backend::compress_final::<Self>(backend, state, tail, total);
+                }
+
                 /// The backend's batch engine: interleaved SHA-NI streams or
                 /// AVX2 lanes (see [`Backend`]).
                 #[inline]

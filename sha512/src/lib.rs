@@ -148,6 +148,18 @@ pub mod algorithm {
                     }
                 }
 
+                /// The x86 backends take the final padded block as built in
+                /// registers.
+                #[inline]
+                fn has_compress_final(backend: Backend) -> bool {
+                    backend::has_compress_final(backend)
+                }
+
+                #[inline]
+                fn compress_final(backend: Backend, state: &mut [u64; 8], tail: &[u8], total: u128) {
+                    backend::compress_final::<Self>(backend, state, tail, total);
+                }
+
                 #[inline]
                 fn digest_many(backend: Backend, inputs: &[&[u8]], outputs: &mut [[u8; $outlen]]) {
                     backend::digest_many::<$alg>(backend, inputs, outputs);

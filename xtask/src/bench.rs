@@ -14,7 +14,7 @@
 
 use std::fmt::Write as _;
 use std::io::{BufRead, BufReader, Read};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
@@ -22,7 +22,7 @@ mod report;
 mod svg;
 
 const USAGE: &str = "usage: cargo xtask bench [--quick] [--algo A,B,...] [--size N,M,...] [--backend B,...]
-                         [--rounds N] [--round-ms MS] [--best] [--no-batches]
+                         [--rounds N] [--round-ms MS] [--best] [--no-batches] [--no-shani]
 
 Times our crates against OpenSSL, ring and RustCrypto (both the 0.10 line and
 the newest one) and writes target/speed-report/report.md (also printed) and
@@ -46,6 +46,14 @@ options:
   --best           report the fastest round instead of the median (steadier
                    on a busy machine; the default median is the fairer figure)
   --no-batches     skip the digest_many section
+  --no-shani       time everything as on a CPU without SHA-NI: our SHA-NI
+                   backends are left out (the best other backend is ours),
+                   OpenSSL runs with OPENSSL_ia32cap=:~0x20000000, RustCrypto's
+                   SHA-1/SHA-256 are built with their software code (a second
+                   build of bench/peers, in bench/peers/target/no-shani);
+                   ring's SHA-256 (not maskable) and sha2 0.10's SHA-512
+                   (`force-soft` also drops its AVX2 code) are left out, and so
+                   is the digest_many section
 
 environment: HASHES_BENCH_LIBCRYPTO=/path/to/libcrypto.so picks the OpenSSL
 library to measure (default: the system's libcrypto.so.3).";
@@ -107,6 +115,8 @@ pub(crate) struct Options {
     pub(crate) batches: bool,
     /// Report the fastest round rather than the median.
     pub(crate) best: bool,
+    /// Time as on a CPU without SHA-NI (`--no-shani`).
+    pub(crate) no_shani: bool,
 }
 
 impl Options {
@@ -145,6 +155,7 @@ pub(crate) fn parse_args(args: &[String]) -> Result<Options, String> {
         round_ms: if quick { 10 } else { 40 },
         batches: true,
         best: false,
+        no_shani: false,
     };
     let mut it = args.iter();
     while let Some(arg) = it.next() {
@@ -163,6 +174,10 @@ pub(crate) fn parse_args(args: &[String]) -> Result<Options, String> {
             "--quick" => {}
             "--no-batches" => o.batches = false,
             "--best" => o.best = true,
+            "--no-shani" => {
+                o.no_shani = true;
+                o.batches = false;
+            }
             "--algo" | "--algos" => {
                 let list = split(&value()?);
                 if list.is_empty() {
@@ -230,13 +245,19 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
         Err(e) => return Err(format!("{e}\n\n{USAGE}")),
     };
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().ok_or("xtask has no parent directory")?.to_path_buf();
-    let manifest = root.join("bench/peers/Cargo.toml");
+    let peers = PeerCargo {
+        cargo: std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string()),
+        manifest: root.join("bench/peers/Cargo.toml"),
+        no_shani: options.no_shani,
+    };
     let out_dir = root.join("target/speed-report");
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
 
     let started = Instant::now();
     eprintln!("[1/3] building the peer comparison (bench/peers, release profile; the first build takes a few minutes)");
-    let build = build_peers(&cargo, &manifest)?;
+    if options.no_shani {
+        eprintln!("      SHA-NI masked (--no-shani): a build of its own in bench/peers/target/no-shani");
+    }
+    let build = build_peers(&peers)?;
     eprintln!("      built in {:.0} s", started.elapsed().as_secs_f64());
 
     eprintln!(
@@ -245,7 +266,7 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
         options.rounds,
         options.round_ms
     );
-    let (mut results, raw, first_output) = measure(&cargo, &manifest, &build.features, &options)?;
+    let (mut results, raw, first_output) = measure(&peers, &build.features, &options)?;
     // Building counts up to the program's first output (`cargo run` may
     // rebuild when sources changed since step 1).
     let build_secs = first_output.duration_since(started).as_secs_f64();
@@ -315,16 +336,46 @@ struct Build {
     left_out: Vec<LeftOut>,
 }
 
-fn cargo_peers(cargo: &str, verb: &str, manifest: &Path, features: Option<&[&str]>) -> Command {
-    let mut cmd = Command::new(cargo);
-    cmd.arg(verb).arg("--release").arg("--manifest-path").arg(manifest);
-    if let Some(f) = features {
-        cmd.arg("--no-default-features");
-        if !f.is_empty() {
+/// How cargo is run on `bench/peers`.
+struct PeerCargo {
+    cargo: String,
+    manifest: PathBuf,
+    /// The SHA-NI-masked build (`--no-shani`).
+    no_shani: bool,
+}
+
+/// `OPENSSL_ia32cap` for the masked run: the second word is CPUID leaf 7's
+/// EBX, whose bit 29 is SHA; `~` clears the bits given.
+const OPENSSL_NO_SHANI: &str = ":~0x20000000";
+
+/// RustCrypto's 0.11 line reads these cfgs to build its software SHA-1 and
+/// SHA-256 code only.
+const RUSTCRYPTO_SOFT_CFGS: &str = r#"--cfg sha1_backend="soft" --cfg sha2_256_backend="soft""#;
+
+impl PeerCargo {
+    /// `cargo <verb> --release` on the peers with `features` (`None`: the
+    /// defaults). The masked build adds the `no-shani` feature and the
+    /// RustCrypto cfgs, in a target directory of its own so that the normal
+    /// build is not redone each time.
+    fn command(&self, verb: &str, features: Option<&[&str]>) -> Command {
+        let mut cmd = Command::new(&self.cargo);
+        cmd.arg(verb).arg("--release").arg("--manifest-path").arg(&self.manifest);
+        let mut features: Option<Vec<&str>> = features.map(<[&str]>::to_vec);
+        if features.is_some() {
+            cmd.arg("--no-default-features");
+        }
+        if self.no_shani {
+            features.get_or_insert_with(Vec::new).push("no-shani");
+            let target = self.manifest.parent().unwrap_or(Path::new(".")).join("target/no-shani");
+            cmd.env("CARGO_TARGET_DIR", target);
+            let flags = std::env::var("RUSTFLAGS").unwrap_or_default();
+            cmd.env("RUSTFLAGS", format!("{flags} {RUSTCRYPTO_SOFT_CFGS}").trim_start());
+        }
+        if let Some(f) = features.filter(|f| !f.is_empty()) {
             cmd.arg("--features").arg(f.join(","));
         }
+        cmd
     }
-    cmd
 }
 
 /// Run `cmd`, showing the top-level lines of its stderr (`Compiling ...`,
@@ -372,8 +423,8 @@ fn first_error(log: &str) -> String {
     line.trim().replace('`', "'")
 }
 
-fn build_peers(cargo: &str, manifest: &Path) -> Result<Build, String> {
-    let (ok, log) = run_streamed(cargo_peers(cargo, "build", manifest, None), true)?;
+fn build_peers(peers: &PeerCargo) -> Result<Build, String> {
+    let (ok, log) = run_streamed(peers.command("build", None), true)?;
     if ok {
         return Ok(Build { features: None, left_out: Vec::new() });
     }
@@ -382,7 +433,7 @@ fn build_peers(cargo: &str, manifest: &Path) -> Result<Build, String> {
     let mut left_out = Vec::new();
     for &(feature, what, family) in PARTS {
         eprint!("      checking {what} (feature `{feature}`) ... ");
-        let (ok, log) = run_streamed(cargo_peers(cargo, "check", manifest, Some(&[feature])), false)?;
+        let (ok, log) = run_streamed(peers.command("check", Some(&[feature])), false)?;
         if ok {
             eprintln!("ok");
             kept.push(feature);
@@ -392,7 +443,7 @@ fn build_peers(cargo: &str, manifest: &Path) -> Result<Build, String> {
             left_out.push(LeftOut { what, family, why });
         }
     }
-    let (ok, log) = run_streamed(cargo_peers(cargo, "build", manifest, Some(&kept)), true)?;
+    let (ok, log) = run_streamed(peers.command("build", Some(&kept)), true)?;
     if !ok {
         eprintln!("{log}");
         return Err(format!(
@@ -407,12 +458,14 @@ fn build_peers(cargo: &str, manifest: &Path) -> Result<Build, String> {
 /// Run the measuring program, showing progress; returns the parsed
 /// results, the raw output and when the program's first line came.
 fn measure(
-    cargo: &str,
-    manifest: &Path,
+    peers: &PeerCargo,
     features: &Option<Vec<&'static str>>,
     o: &Options,
 ) -> Result<(Results, String, Instant), String> {
-    let mut cmd = cargo_peers(cargo, "run", manifest, features.as_deref());
+    let mut cmd = peers.command("run", features.as_deref());
+    if o.no_shani {
+        cmd.env("OPENSSL_ia32cap", OPENSSL_NO_SHANI);
+    }
     cmd.arg("--quiet").arg("--");
     if let Some(algos) = &o.algos {
         cmd.arg("--algo").arg(algos.join(","));
@@ -558,6 +611,8 @@ impl Many {
 #[derive(Debug, Default)]
 pub(crate) struct Results {
     pub(crate) cpu_features: String,
+    /// What the SHA-NI-masked build changed (`--no-shani`), if it was one.
+    pub(crate) masked: Option<String>,
     pub(crate) crates: Vec<CrateLine>,
     pub(crate) peers: Vec<PeerLine>,
     pub(crate) algos: Vec<AlgoName>,
@@ -575,6 +630,7 @@ impl Results {
         let s = |s: &str| s.to_string();
         match *f {
             ["cpu-features", list] => self.cpu_features = s(list),
+            ["masked", "sha-ni", text] => self.masked = Some(s(text)),
             ["crate", name, detected, available, unavailable] => self.crates.push(CrateLine {
                 name: s(name),
                 detected: s(detected),
@@ -754,6 +810,32 @@ mod tests {
     }
 
     #[test]
+    fn no_shani_option() {
+        let o = parse_args(&args("--quick --no-shani")).unwrap();
+        assert!(o.no_shani && !o.batches);
+        assert!(!parse_args(&args("--quick")).unwrap().no_shani);
+        let masked =
+            PeerCargo { cargo: "cargo".into(), manifest: PathBuf::from("/r/bench/peers/Cargo.toml"), no_shani: true };
+        let cmd = masked.command("build", None);
+        let argv: Vec<_> = cmd.get_args().map(|a| a.to_string_lossy().into_owned()).collect();
+        assert_eq!(argv[argv.len() - 2..], ["--features".to_string(), "no-shani".to_string()]);
+        assert!(!argv.contains(&"--no-default-features".to_string()));
+        let env: Vec<(String, String)> = cmd
+            .get_envs()
+            .filter_map(|(k, v)| Some((k.to_string_lossy().into_owned(), v?.to_string_lossy().into_owned())))
+            .collect();
+        assert!(env.iter().any(|(k, v)| k == "CARGO_TARGET_DIR" && v.ends_with("bench/peers/target/no-shani")));
+        assert!(env.iter().any(|(k, v)| k == "RUSTFLAGS" && v.contains(r#"sha2_256_backend="soft""#)));
+        let argv: Vec<_> =
+            masked.command("check", Some(&["sha256"])).get_args().map(|a| a.to_string_lossy().into_owned()).collect();
+        assert!(argv.contains(&"--no-default-features".to_string()) && argv.contains(&"sha256,no-shani".to_string()));
+        let plain = PeerCargo { no_shani: false, ..masked };
+        let cmd = plain.command("build", None);
+        assert_eq!(cmd.get_envs().count(), 0);
+        assert!(!cmd.get_args().any(|a| a == "--features"));
+    }
+
+    #[test]
     fn bad_options_are_errors() {
         for bad in ["--algo sha-256", "--size 0", "--size", "--rounds x", "--frobnicate", "--backend ,", "--round-ms 0"]
         {
@@ -771,6 +853,9 @@ mod tests {
         r.parse_line(&["single", "sha256", "openssl", "-", "0", "1024", "1000", "900", "1100", "7"]);
         r.parse_line(&["many", "sha256", "digest_many sha-ni", "0", "64", "64", "6400", "6000", "7000", "7"]);
         r.parse_line(&["garbage"]);
+        assert_eq!(r.masked, None);
+        r.parse_line(&["masked", "sha-ni", "our SHA-NI backends left out"]);
+        assert_eq!(r.masked.as_deref(), Some("our SHA-NI backends left out"));
         assert_eq!(r.singles.len(), 2);
         assert_eq!(r.singles[0].label(), "ours sha-ni");
         assert_eq!(r.singles[1].label(), "openssl");

@@ -72,8 +72,48 @@ impl Peers {
         subjects.extend(rustcrypto_new(algo));
         #[cfg(feature = "ring")]
         subjects.extend(ring(algo));
+        if MASKED {
+            subjects.retain(|s| match masked_out(s.family, algo.id) {
+                Some(why) => {
+                    notes.push((s.family, why.to_string()));
+                    false
+                }
+                None => true,
+            });
+        }
         let _ = &mut notes;
         (subjects, notes)
+    }
+}
+
+/// Whether this is the SHA-NI-masked build (`cargo xtask bench --no-shani`,
+/// the `no-shani` feature): OpenSSL runs with `OPENSSL_ia32cap` clearing
+/// its SHA bit, and RustCrypto's SHA-1 and SHA-256 are built with their
+/// software code (sha1/sha2 0.10: the `force-soft` feature; sha1/sha2 0.11:
+/// `--cfg sha1_backend="soft"`, `--cfg sha2_256_backend="soft"`).
+pub const MASKED: bool = cfg!(feature = "no-shani");
+
+/// Whether the newest RustCrypto line was built with its SHA-1 and SHA-256
+/// software code (the `--cfg` flags `cargo xtask bench --no-shani` passes).
+const NEW_LINE_SOFT: bool = cfg!(all(sha1_backend = "soft", sha2_256_backend = "soft"));
+
+/// Why a peer cannot stand for "this algorithm without SHA-NI" in the
+/// masked build, or `None` if it can.
+fn masked_out(family: &str, algo: &str) -> Option<&'static str> {
+    let sha_ni_algo = matches!(algo, "sha1" | "sha224" | "sha256");
+    match family {
+        // `force-soft` also turns off sha2 0.10's AVX2 SHA-512 code, which
+        // a CPU without SHA-NI still runs: that line would be too slow.
+        RC_OLD if algo.starts_with("sha384") || algo.starts_with("sha512") => {
+            Some("left out of the SHA-NI-masked run: sha2 0.10's `force-soft` also turns off its AVX2 SHA-512 code")
+        }
+        RC_NEW if sha_ni_algo && !NEW_LINE_SOFT => Some(
+            "left out of the SHA-NI-masked run: built without `--cfg sha1_backend=\"soft\"` and \
+             `--cfg sha2_256_backend=\"soft\"`, so it may use SHA-NI",
+        ),
+        // ring's SHA-1 is portable Rust; its SHA-256 picks SHA-NI by CPUID.
+        "ring" if algo == "sha256" => Some("left out of the SHA-NI-masked run: ring's use of SHA-NI cannot be masked"),
+        _ => None,
     }
 }
 

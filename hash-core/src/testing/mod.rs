@@ -194,7 +194,11 @@ pub fn check_reset_clone<A: FixedAlgorithm>(backend: A::Backend) {
 /// `backend` gives the same digests as `reference` on random messages: every
 /// length up to four blocks, then random lengths up to `max_len`, each fed
 /// through random `update` splits.
-pub fn check_against<A: FixedAlgorithm>(backend: A::Backend, reference: A::Backend, max_len: usize) {
+pub fn check_against<A: FixedAlgorithm>(backend: A::Backend, reference: A::Backend, max_len: usize)
+where
+    A::State: PartialEq + core::fmt::Debug,
+{
+    check_compress_final::<A>(backend, reference);
     let block = <A::BlockSize as generic_array::typenum::Unsigned>::USIZE;
     let mut rng = Rng::new(0x5eed_0003);
     let ctx = |len: usize| std::format!("{} [{}] vs [{}], len {len}", A::NAME, backend.name(), reference.name());
@@ -215,6 +219,43 @@ pub fn check_against<A: FixedAlgorithm>(backend: A::Backend, reference: A::Backe
             rest = &rest[n..];
         }
         assert_eq!(h.finalize(), want, "{}: random update splits", ctx(len));
+    }
+}
+
+/// [`FixedAlgorithm::compress_final`] of `backend` leaves the same state
+/// as padding in a buffer ([`crate::compress_final_buffered`]) with
+/// `reference`: every tail length that fits one padding block, after a
+/// random block, with message lengths whose bit count needs the high bits
+/// of the length field (and wraps the 64-bit fields). Run by
+/// [`check_against`].
+pub fn check_compress_final<A: FixedAlgorithm>(backend: A::Backend, reference: A::Backend)
+where
+    A::State: PartialEq + core::fmt::Debug,
+{
+    let block = <A::BlockSize as generic_array::typenum::Unsigned>::USIZE;
+    let room = match A::PADDING {
+        crate::Padding::Be64 | crate::Padding::Le64 => 8,
+        crate::Padding::Be128 => 16,
+        crate::Padding::Keccak(_) => return,
+    };
+    if !A::has_compress_final(backend) {
+        return;
+    }
+    let mut rng = Rng::new(0x5eed_0007);
+    let first: crate::Block<A::BlockSize> = crate::Block::clone_from_slice(&rng.bytes(block));
+    for len in 0..block - room {
+        let tail = rng.bytes(len);
+        for whole in [0u128, 1, 1 << 58, (1 << 61) + 3, u128::MAX / 256] {
+            let total = whole * block as u128 + len as u128;
+            let mut want = A::INIT;
+            if whole > 0 {
+                A::compress(reference, &mut want, core::slice::from_ref(&first));
+            }
+            let mut got = want.clone();
+            crate::compress_final_buffered::<A>(reference, &mut want, &tail, total);
+            A::compress_final(backend, &mut got, &tail, total);
+            assert_eq!(got, want, "{} [{}] compress_final: tail {len}, total {total}", A::NAME, backend.name());
+        }
     }
 }
 

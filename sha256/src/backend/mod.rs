@@ -185,6 +185,69 @@ pub(crate) fn compress(backend: Backend, state: &mut [u32; 8], blocks: &[Block<U
     }
 }
 
+/// Whether `backend` builds the final padded block from registers (see
+/// `hash_core::FixedAlgorithm::compress_final`): the x86 backends do.
+#[inline(always)]
+pub(crate) fn has_compress_final(backend: Backend) -> bool {
+    cfg!(target_arch = "x86_64") && !matches!(backend, Backend::Portable)
+}
+
+/// Compress the final padded block of a `total`-byte message whose last
+/// `tail.len()` bytes fit in one block with the padding (FIPS 180-4
+/// §5.1.1): with SHA-NI the block is built in registers, with AVX2 it is
+/// written by [`final_block`], with the portable backend in a buffer.
+///
+/// # Panics
+/// If this CPU (or this build) does not support `backend`, or `tail` and
+/// the padding do not fit in one block (SHA-NI), or `tail` is a block long.
+#[inline]
+pub(crate) fn compress_final<A>(backend: Backend, state: &mut [u32; 8], tail: &[u8], total: u128)
+where
+    A: hash_core::FixedAlgorithm<State = [u32; 8], Backend = Backend>,
+{
+    match backend {
+        Backend::ShaNi => {
+            #[cfg(all(target_arch = "x86_64", feature = "shani"))]
+            if cpu_shani::get() {
+                // SAFETY: `cpu_shani::get()` just confirmed that this CPU has
+                // sha, sse2, ssse3 and sse4.1, the features `compress_final`
+                // enables.
+                unsafe { x86_shani::compress_final(state, tail, total) };
+                return;
+            }
+            unsupported(backend)
+        }
+        #[cfg(target_arch = "x86_64")]
+        Backend::Avx2 => {
+            // SAFETY: SSE2, which `final_block` enables, is part of x86-64.
+            let block: Block<U64> = unsafe { final_block(tail, total) }.into();
+            compress(backend, state, core::slice::from_ref(&block));
+        }
+        _ => hash_core::compress_final_buffered::<A>(backend, state, tail, total),
+    }
+}
+
+/// The final padded block (`hash_core::padded_rows`) written with one
+/// 16-byte store per row. The AVX2 code reads the block with 16-byte loads,
+/// which the store buffer forwards from stores of the same 16 bytes; from
+/// the byte-wise stores of padding in a buffer it cannot, and a one-block
+/// message's schedule would wait for those to retire.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+#[target_feature(enable = "sse2")]
+fn final_block(tail: &[u8], total: u128) -> [u8; 64] {
+    use core::arch::x86_64::{_mm_set_epi64x, _mm_storeu_si128};
+    let rows = hash_core::padded_rows::<4>(hash_core::Padding::Be64, tail, total);
+    let mut block = [0u8; 64];
+    for (dst, row) in block.chunks_exact_mut(16).zip(rows) {
+        let v = _mm_set_epi64x((row >> 64) as i64, row as i64);
+        // SAFETY: `dst` is 16 writable bytes; `storeu` has no alignment
+        // requirement.
+        unsafe { _mm_storeu_si128(dst.as_mut_ptr().cast(), v) };
+    }
+    block
+}
+
 /// A multi-buffer engine behind `digest_many`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Engine {

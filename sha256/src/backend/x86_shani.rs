@@ -23,7 +23,7 @@ use core::arch::x86_64::{
 };
 
 use hash_core::typenum::U64;
-use hash_core::{Block, FixedAlgorithm};
+use hash_core::{Block, FixedAlgorithm, Padding};
 
 use super::Backend;
 use crate::consts::K;
@@ -122,11 +122,19 @@ fn quad<const N: usize, const G: usize>(abef: &mut [__m128i; N], cdgh: &mut [__m
 #[inline]
 #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
 fn block_n<const N: usize>(abef: &mut [__m128i; N], cdgh: &mut [__m128i; N], blocks: [&[u8; 64]; N]) {
-    let (abef_in, cdgh_in) = (*abef, *cdgh);
     let mut m = [[_mm_setzero_si128(); 4]; N];
     for s in 0..N {
         m[s] = load_block(blocks[s]);
     }
+    rounds_n::<N>(abef, cdgh, m);
+}
+
+/// [`block_n`] on message words already in registers (W[0..16], four per
+/// row).
+#[inline]
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+fn rounds_n<const N: usize>(abef: &mut [__m128i; N], cdgh: &mut [__m128i; N], mut m: [[__m128i; 4]; N]) {
+    let (abef_in, cdgh_in) = (*abef, *cdgh);
     quad::<N, 0>(abef, cdgh, &mut m);
     quad::<N, 1>(abef, cdgh, &mut m);
     quad::<N, 2>(abef, cdgh, &mut m);
@@ -158,6 +166,24 @@ pub(super) fn compress(state: &mut [u32; 8], blocks: &[Block<U64>]) {
     for block in blocks {
         block_n::<1>(&mut abef, &mut cdgh, [super::block_bytes(block)]);
     }
+    store_state(abef[0], cdgh[0], state);
+}
+
+/// Compress the final padded block of a `total`-byte message whose last
+/// bytes are `tail` into `state`, the block built in registers
+/// (`hash_core::padded_rows`) rather than in a buffer.
+///
+/// # Panics
+/// If `tail` and the padding do not fit in one block.
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+pub(super) fn compress_final(state: &mut [u32; 8], tail: &[u8], total: u128) {
+    let rows = hash_core::padded_rows::<4>(Padding::Be64, tail, total);
+    let swap = _mm_set_epi64x(0x0c0d_0e0f_0809_0a0b, 0x0405_0607_0001_0203);
+    let row = |r: u128| _mm_shuffle_epi8(_mm_set_epi64x((r >> 64) as i64, r as i64), swap);
+    let m = [row(rows[0]), row(rows[1]), row(rows[2]), row(rows[3])];
+    let (abef, cdgh) = load_state(state);
+    let (mut abef, mut cdgh) = ([abef], [cdgh]);
+    rounds_n::<1>(&mut abef, &mut cdgh, [m]);
     store_state(abef[0], cdgh[0], state);
 }
 

@@ -306,6 +306,57 @@ pub(crate) fn compress(backend: Backend, state: &mut [u64; 8], blocks: &[Block<U
     }
 }
 
+/// Whether `backend` takes the final padded block built from registers
+/// (see `hash_core::FixedAlgorithm::compress_final`): the x86 backends do.
+#[inline(always)]
+pub(crate) fn has_compress_final(backend: Backend) -> bool {
+    cfg!(target_arch = "x86_64") && !matches!(backend, Backend::Portable)
+}
+
+/// Compress the final padded block of a `total`-byte message whose last
+/// `tail.len()` bytes fit in one block with the padding (FIPS 180-4
+/// §5.1.2). The x86 backends get the block as written by [`final_block`];
+/// the portable one pads in a buffer. `A` is one of the SHA-512 family.
+///
+/// # Panics
+/// If this CPU (or this build) does not support `backend`, or `tail` and
+/// the padding do not fit in one block.
+#[inline]
+pub(crate) fn compress_final<A>(backend: Backend, state: &mut [u64; 8], tail: &[u8], total: u128)
+where
+    A: FixedAlgorithm<State = [u64; 8], Backend = Backend>,
+{
+    #[cfg(target_arch = "x86_64")]
+    if has_compress_final(backend) {
+        // SAFETY: SSE2, which `final_block` enables, is part of x86-64.
+        let block: Block<U128> = unsafe { final_block(tail, total) }.into();
+        return compress(backend, state, core::slice::from_ref(&block));
+    }
+    hash_core::compress_final_buffered::<A>(backend, state, tail, total);
+}
+
+/// The final padded block (`hash_core::padded_rows`) written with one
+/// 16-byte store per row. The backends read the block with 16- and 32-byte
+/// loads, which the store buffer forwards from stores of those bytes
+/// (Intel cores forward a 32-byte load from two 16-byte stores); from the
+/// byte-wise stores of padding in a buffer it cannot, and a one-block
+/// message's rounds would wait for those to retire.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+#[target_feature(enable = "sse2")]
+fn final_block(tail: &[u8], total: u128) -> [u8; 128] {
+    use core::arch::x86_64::{_mm_set_epi64x, _mm_storeu_si128};
+    let rows = hash_core::padded_rows::<8>(hash_core::Padding::Be128, tail, total);
+    let mut block = [0u8; 128];
+    for (dst, row) in block.chunks_exact_mut(16).zip(rows) {
+        let v = _mm_set_epi64x((row >> 64) as i64, row as i64);
+        // SAFETY: `dst` is 16 writable bytes; `storeu` has no alignment
+        // requirement.
+        unsafe { _mm_storeu_si128(dst.as_mut_ptr().cast(), v) };
+    }
+    block
+}
+
 /// Hash each of `inputs` into the matching `outputs` slot with `backend`'s
 /// batch engine (see the variants' docs); `A` is one of the SHA-512 family.
 ///

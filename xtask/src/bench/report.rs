@@ -187,7 +187,15 @@ fn machine(w: &mut String, r: &Results, c: &Context) {
         "- CPU features detected at run time: {}",
         if r.cpu_features.is_empty() { "(none probed)" } else { &r.cpu_features }
     );
-    let _ = writeln!(w, "- Backends of our crates (`*` = picked by `Backend::detect()`):\n");
+    if let Some(masked) = &r.masked {
+        let _ = writeln!(w, "- **SHA-NI masked** (`--no-shani`): {masked}");
+    }
+    let star = if r.masked.is_some() {
+        "the best backend without SHA-NI, which stands for ours in this run"
+    } else {
+        "picked by `Backend::detect()`"
+    };
+    let _ = writeln!(w, "- Backends of our crates (`*` = {star}):\n");
     let _ = writeln!(w, "  | crate | picked | supported here | compiled in, not supported here |");
     let _ = writeln!(w, "  |---|---|---|---|");
     for k in &r.crates {
