@@ -68,9 +68,19 @@
 
 mod backend;
 mod consts;
+mod k12;
+mod sp800_185;
+mod sponge;
+mod turboshake;
 
 pub use backend::Backend;
 pub use hash_core::UnsupportedBackend;
+pub use k12::{KangarooTwelve, Kt256};
+pub use sp800_185::{
+    CShake128, CShake128Reader, CShake256, CShake256Reader, Kmac128, Kmac256, ParallelHash128, ParallelHash256,
+    TupleHash128, TupleHash256,
+};
+pub use turboshake::{InvalidDomain, TurboShake128, TurboShake128Reader, TurboShake256, TurboShake256Reader};
 
 /// SHA3-224 hasher (FIPS 202 §6.1), 28-byte digest.
 pub type Sha3_224 = hash_core::Hasher<algorithm::Sha3_224>;
@@ -134,11 +144,24 @@ pub mod algorithm {
     /// SHAKE256 (FIPS 202 §6.2): rate 1088 bits.
     #[derive(Debug)]
     pub struct Shake256;
+    /// TurboSHAKE128's sponge (RFC 9861 §2.2): rate 1344 bits on
+    /// Keccak-p\[1600, 12\]. As an [`XofAlgorithm`] its domain byte is
+    /// D = 0x1F (so `hash_core::Xof<TurboShake128>` is TurboSHAKE128 with
+    /// D = 0x1F); [`crate::TurboShake128`] takes any D.
+    #[derive(Debug)]
+    pub struct TurboShake128;
+    /// TurboSHAKE256's sponge (RFC 9861 §2.2): rate 1088 bits on
+    /// Keccak-p\[1600, 12\], D = 0x1F as an [`XofAlgorithm`].
+    #[derive(Debug)]
+    pub struct TurboShake256;
 
     /// The sponge over Keccak-f\[1600\] (FIPS 202 §4) with rate `$rate`
     /// bytes: the state starts at zero and absorbs rate-sized blocks.
     macro_rules! sponge {
         ($alg:ident, $name:literal, $rate:ty, $bytes:literal) => {
+            sponge!($alg, $name, $rate, $bytes, 24);
+        };
+        ($alg:ident, $name:literal, $rate:ty, $bytes:literal, $rounds:literal) => {
             impl Algorithm for $alg {
                 const NAME: &'static str = $name;
                 type BlockSize = $rate;
@@ -148,7 +171,7 @@ pub mod algorithm {
 
                 #[inline]
                 fn compress(backend: Backend, state: &mut [u64; 25], blocks: &[Block<$rate>]) {
-                    backend::absorb::<$bytes, Block<$rate>>(backend, state, blocks);
+                    backend::absorb::<$bytes, $rounds, Block<$rate>>(backend, state, blocks);
                 }
             }
         };
@@ -176,29 +199,30 @@ pub mod algorithm {
 
                 #[inline]
                 fn digest_many(backend: Backend, inputs: &[&[u8]], outputs: &mut [[u8; $outlen]]) {
-                    backend::digest_many::<Self, $bytes>(backend, inputs, outputs);
+                    backend::digest_many::<Self, $bytes, 24>(backend, inputs, outputs);
                 }
             }
         };
     }
 
     macro_rules! xof {
-        ($alg:ident, $name:literal, $rate:ty, $bytes:literal) => {
-            sponge!($alg, $name, $rate, $bytes);
+        ($alg:ident, $name:literal, $rate:ty, $bytes:literal, $rounds:literal) => {
+            sponge!($alg, $name, $rate, $bytes, $rounds);
 
             impl XofAlgorithm for $alg {
                 /// SHAKE's suffix `1111` followed by `pad10*1`'s first bit
-                /// (FIPS 202 §6.2, §B.2).
+                /// (FIPS 202 §6.2, §B.2); for TurboSHAKE the default
+                /// D = 0x1F (RFC 9861 §2.2).
                 const DOMAIN: u8 = 0x1f;
 
                 #[inline]
                 fn permute(backend: Backend, state: &mut [u64; 25]) {
-                    backend::permute(backend, state);
+                    backend::permute::<$rounds>(backend, state);
                 }
 
                 #[inline]
                 fn digest_xof_many(backend: Backend, inputs: &[&[u8]], outputs: &mut [&mut [u8]]) {
-                    backend::digest_xof_many::<Self, $bytes>(backend, inputs, outputs);
+                    backend::digest_xof_many::<Self, $bytes, $rounds>(backend, inputs, outputs);
                 }
             }
         };
@@ -211,6 +235,8 @@ pub mod algorithm {
     fixed!(Sha3_384, "SHA3-384", U104, 104, 0x06, U48, 48);
     fixed!(Sha3_512, "SHA3-512", U72, 72, 0x06, U64, 64);
     fixed!(Keccak256, "Keccak-256", U136, 136, 0x01, U32, 32);
-    xof!(Shake128, "SHAKE128", U168, 168);
-    xof!(Shake256, "SHAKE256", U136, 136);
+    xof!(Shake128, "SHAKE128", U168, 168, 24);
+    xof!(Shake256, "SHAKE256", U136, 136, 24);
+    xof!(TurboShake128, "TurboSHAKE128", U168, 168, 12);
+    xof!(TurboShake256, "TurboSHAKE256", U136, 136, 12);
 }
