@@ -1,6 +1,8 @@
 //! SHA-3 (SHA3-224, SHA3-256, SHA3-384, SHA3-512), the SHAKE128 and
-//! SHAKE256 extendable-output functions (FIPS 202), and the original Keccak
-//! submission's Keccak-256 (as used by Ethereum), with the Keccak-f\[1600\]
+//! SHAKE256 extendable-output functions (FIPS 202), the original Keccak
+//! submission's Keccak-256 (as used by Ethereum), the SHA-3 derived
+//! functions of SP 800-185 (cSHAKE, KMAC, TupleHash, ParallelHash) and
+//! TurboSHAKE and KangarooTwelve (RFC 9861), with the Keccak-p\[1600\]
 //! backend chosen once at run time from the CPU's features.
 //!
 //! ```
@@ -54,15 +56,50 @@
 //!
 //! [`Backend::detect`] picks, once per process:
 //!
+//! * [`Backend::Avx512`] on x86-64 CPUs with AVX-512F (and AVX2, BMI1,
+//!   BMI2): single messages use the scalar BMI permutation; batches
+//!   (`digest_many`, `digest_xof_many`), KangarooTwelve leaves and
+//!   ParallelHash blocks run eight Keccak states side by side in the
+//!   AVX-512 registers;
 //! * [`Backend::Avx2`] on x86-64 CPUs with AVX2, BMI1 and BMI2 (Haswell and
-//!   later, Zen): single messages use the scalar BMI permutation, batches
-//!   (`digest_many`, `digest_xof_many`) run four Keccak states side by side
-//!   in the AVX2 registers;
+//!   later, Zen): the same with four Keccak states in the AVX2 registers;
 //! * [`Backend::X86`] where BMI1 and BMI2 exist without AVX2: the scalar
 //!   permutation compiled with `andn` and `rorx`;
 //! * [`Backend::Portable`] everywhere else.
 //!
-//! Each x86 backend is a cargo feature (`x86`, `avx2`; both on by default).
+//! Each x86 backend is a cargo feature (`x86`, `avx2`, `avx512`; all on by
+//! default). Forcing a backend (`with_backend`) forces its batch engine
+//! too, so `Backend::Avx2` measures the AVX2 engine on an AVX-512 CPU.
+//!
+//! # SP 800-185 and RFC 9861
+//!
+//! [`CShake128`]/[`CShake256`], [`Kmac128`]/[`Kmac256`] (and KMACXOF),
+//! [`TupleHash128`]/[`TupleHash256`] (and TupleHashXOF),
+//! [`ParallelHash128`]/[`ParallelHash256`] (and ParallelHashXOF) of NIST SP
+//! 800-185, and [`TurboShake128`]/[`TurboShake256`], [`KangarooTwelve`]
+//! (KT128) and [`Kt256`] of RFC 9861: all `Clone + Debug`, `no_std`,
+//! allocation-free, streaming in any split. TurboSHAKE and KangarooTwelve
+//! use Keccak-p\[1600, 12\]; KangarooTwelve's 8 KiB leaves and
+//! ParallelHash's blocks run on the multi-lane engines.
+//!
+//! ```
+//! use sha3::{KangarooTwelve, Kmac256, TupleHash128};
+//!
+//! let mut tag = [0u8; 32];
+//! let mut mac = Kmac256::new(b"key", b"my protocol");
+//! mac.update(b"message");
+//! mac.clone().finalize_into(&mut tag);
+//! assert!(mac.verify(&tag));
+//!
+//! let mut t = TupleHash128::new(b"");
+//! t.push(b"ab");
+//! t.push(b"c");
+//! let mut out = [0u8; 32];
+//! t.finalize_into(&mut out);
+//!
+//! let mut digest = [0u8; 32];
+//! KangarooTwelve::digest_xof(b"", &[0u8; 100_000], &mut digest);
+//! ```
 #![no_std]
 #![warn(missing_docs)]
 
