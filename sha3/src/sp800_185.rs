@@ -3,7 +3,8 @@
 //! ParallelHashXOF (§6), each at the 128- and 256-bit security strengths.
 //!
 //! Every type buffers at most one rate block (ParallelHash: one block of
-//! its outer and one of its current inner sponge), never allocates, and
+//! its outer sponge and eight of its blocks, or the current block's inner
+//! sponge when B > 1 KiB), never allocates, and
 //! counts lengths in `u64`/`u128`, so inputs beyond 4 GiB hash correctly.
 #![forbid(unsafe_code)]
 
@@ -19,6 +20,11 @@ use crate::{Backend, backend};
 pub type CShake128Reader = XofReader<Shake128>;
 /// The output reader of the 256-bit functions: [`crate::Shake256`]'s.
 pub type CShake256Reader = XofReader<Shake256>;
+
+/// ParallelHash blocks per lane-engine call (the widest engine's lanes).
+const PARALLEL_GROUP: usize = 8;
+/// ParallelHash's block buffer: eight blocks of up to 1 KiB.
+const PARALLEL_BUF: usize = 8 * 1024;
 
 /// Resolve a forced backend, panicking with the function's name and the
 /// missing CPU features.
@@ -296,20 +302,35 @@ macro_rules! cshake {
         /// (N = S = "", i.e. SHAKE), and the chained values hashed by an
         /// outer cSHAKE with N = "ParallelHash".
         ///
-        /// Whole blocks that arrive together in one `update` (or one
-        /// one-shot call) are hashed side by side on the backend's
-        /// multi-lane engine; a block split across `update` calls is
-        /// absorbed piece by piece into one sponge, so small updates run
-        /// one block at a time.
-        #[derive(Clone, Debug)]
+        /// Blocks run side by side, eight per call, on the backend's
+        /// multi-lane engine. With B up to 1 KiB the hasher buffers eight
+        /// blocks (an 8 KiB buffer inside the value), so that `update`
+        /// calls of any size keep the lanes full; whole groups of blocks
+        /// in one call are hashed straight from the caller's slice. With
+        /// larger B, whole blocks within one `update` still go to the lanes,
+        /// but a block split across calls is absorbed piece by piece into
+        /// one sponge.
+        #[derive(Clone)]
         pub struct $parallel {
             outer: $cshake,
             leaf: Sponge<$alg>,
             block_size: usize,
-            /// Bytes of the current block absorbed into `leaf`.
+            /// Bytes of the current block absorbed into `leaf` (B > 1 KiB).
             leaf_len: usize,
             /// Blocks hashed so far (n of §6.3).
             blocks: u64,
+            /// Up to eight blocks waiting for the lanes (B <= 1 KiB).
+            buf: [u8; PARALLEL_BUF],
+            buf_len: usize,
+        }
+
+        impl core::fmt::Debug for $parallel {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.debug_struct(stringify!($parallel))
+                    .field("block_size", &self.block_size)
+                    .field("backend", &self.outer.backend())
+                    .finish_non_exhaustive()
+            }
         }
 
         impl $parallel {
@@ -340,12 +361,46 @@ macro_rules! cshake {
                 let mut outer = $cshake::with_backend(backend, b"ParallelHash", customization);
                 // §6.3: z = left_encode(B) || ...
                 outer.update(left_encode(block_size as u128).as_bytes());
-                $parallel { outer, leaf: Sponge::new(backend), block_size, leaf_len: 0, blocks: 0 }
+                $parallel {
+                    outer,
+                    leaf: Sponge::new(backend),
+                    block_size,
+                    leaf_len: 0,
+                    blocks: 0,
+                    buf: [0; PARALLEL_BUF],
+                    buf_len: 0,
+                }
+            }
+
+            /// Whether blocks are buffered eight at a time (B <= 1 KiB).
+            #[inline]
+            fn buffered(&self) -> bool {
+                self.block_size <= PARALLEL_BUF / PARALLEL_GROUP
             }
 
             /// Absorb `data`.
             pub fn update(&mut self, mut data: &[u8]) {
                 let b = self.block_size;
+                if self.buffered() {
+                    let group = PARALLEL_GROUP * b;
+                    if self.buf_len > 0 {
+                        let take = (group - self.buf_len).min(data.len());
+                        self.buf[self.buf_len..self.buf_len + take].copy_from_slice(&data[..take]);
+                        self.buf_len += take;
+                        data = &data[take..];
+                        if self.buf_len < group {
+                            return;
+                        }
+                        Self::hash_blocks(&mut self.outer, &mut self.blocks, b, &self.buf[..group]);
+                        self.buf_len = 0;
+                    }
+                    let whole = data.len() - data.len() % group;
+                    Self::hash_blocks(&mut self.outer, &mut self.blocks, b, &data[..whole]);
+                    let rest = &data[whole..];
+                    self.buf[..rest.len()].copy_from_slice(rest);
+                    self.buf_len = rest.len();
+                    return;
+                }
                 if self.leaf_len > 0 {
                     let take = (b - self.leaf_len).min(data.len());
                     self.leaf.update(&data[..take]);
@@ -358,24 +413,23 @@ macro_rules! cshake {
                 }
                 let whole = data.len() - data.len() % b;
                 let (blocks, rest) = data.split_at(whole);
-                self.hash_blocks(blocks);
+                Self::hash_blocks(&mut self.outer, &mut self.blocks, b, blocks);
                 if !rest.is_empty() {
                     self.leaf.update(rest);
                     self.leaf_len = rest.len();
                 }
             }
 
-            /// Hash whole blocks straight from `data`, up to 8 per lane
-            /// engine call.
-            fn hash_blocks(&mut self, data: &[u8]) {
-                const GROUP: usize = 8;
-                let b = self.block_size;
-                let mut cvs = [0u8; GROUP * $cv];
-                for group in data.chunks(b.saturating_mul(GROUP)) {
+            /// Hash the whole `b`-byte blocks of `data` (a multiple of `b`
+            /// bytes), up to eight per lane-engine call, and absorb their
+            /// chaining values into `outer`, in order.
+            fn hash_blocks(outer: &mut $cshake, blocks: &mut u64, b: usize, data: &[u8]) {
+                let mut cvs = [0u8; PARALLEL_GROUP * $cv];
+                for group in data.chunks(b.saturating_mul(PARALLEL_GROUP)) {
                     let n = group.len() / b;
-                    backend::hash_chunks::<$rate, 24>(self.outer.backend(), group, b, 0x1f, &mut cvs[..n * $cv], $cv);
-                    self.outer.update(&cvs[..n * $cv]);
-                    self.blocks += n as u64;
+                    backend::hash_chunks::<$rate, 24>(outer.backend(), group, b, 0x1f, &mut cvs[..n * $cv], $cv);
+                    outer.update(&cvs[..n * $cv]);
+                    *blocks += n as u64;
                 }
             }
 
@@ -391,6 +445,18 @@ macro_rules! cshake {
             }
 
             fn close(&mut self, out_bits: u128) {
+                if self.buf_len > 0 {
+                    // Whole blocks, then the last, shorter one (§6.3: the
+                    // final substring may be shorter than B).
+                    let b = self.block_size;
+                    let whole = self.buf_len - self.buf_len % b;
+                    Self::hash_blocks(&mut self.outer, &mut self.blocks, b, &self.buf[..whole]);
+                    let last = &self.buf[whole..self.buf_len];
+                    if !last.is_empty() {
+                        Self::hash_blocks(&mut self.outer, &mut self.blocks, last.len(), last);
+                    }
+                    self.buf_len = 0;
+                }
                 if self.leaf_len > 0 {
                     self.finish_leaf();
                 }
