@@ -68,6 +68,25 @@ pub const ALGOS: &[Algo] = &[
     algo("keccak256", "Keccak-256", "sha3", 32, false),
     Algo { id: "shake128", name: "SHAKE128", crate_name: "sha3", out_len: 32, kind: Kind::Xof, default: true },
     Algo { id: "shake256", name: "SHAKE256", crate_name: "sha3", out_len: 64, kind: Kind::Xof, default: true },
+    // RFC 9861: KangarooTwelve (empty customization) and TurboSHAKE (D = 0x1F).
+    Algo { id: "kt128", name: "KT128", crate_name: "sha3", out_len: 32, kind: Kind::Xof, default: true },
+    Algo { id: "kt256", name: "KT256", crate_name: "sha3", out_len: 64, kind: Kind::Xof, default: false },
+    Algo {
+        id: "turboshake128",
+        name: "TurboSHAKE128",
+        crate_name: "sha3",
+        out_len: 32,
+        kind: Kind::Xof,
+        default: true,
+    },
+    Algo {
+        id: "turboshake256",
+        name: "TurboSHAKE256",
+        crate_name: "sha3",
+        out_len: 64,
+        kind: Kind::Xof,
+        default: false,
+    },
 ];
 
 /// The algorithm with this id, if any.
@@ -300,6 +319,22 @@ macro_rules! xof_subjects {
     }};
 }
 
+/// Subjects of a function that is not a plain `Xof`, one per backend:
+/// `$run(backend, data, out)`.
+#[allow(unused_macros)]
+macro_rules! custom_subjects {
+    ($algo:expr, $run:expr) => {{
+        let detected = sha3::Backend::detect();
+        sha3::Backend::available()
+            .map(|b| {
+                Subject::new($algo, OURS, b.name(), b == detected, move |data: &[u8], out: &mut [u8]| {
+                    $run(b, data, out)
+                })
+            })
+            .collect::<Vec<_>>()
+    }};
+}
+
 /// Batch subjects of a fixed-output hasher: `digest_many` per available
 /// backend, then the detected backend hashing one message at a time.
 #[allow(unused_macros)]
@@ -410,6 +445,26 @@ pub fn ours(algo: &'static Algo) -> Vec<Subject> {
         "shake128" => xof_subjects!(algo, sha3::Shake128, sha3::Backend),
         #[cfg(feature = "sha3")]
         "shake256" => xof_subjects!(algo, sha3::Shake256, sha3::Backend),
+        #[cfg(feature = "sha3")]
+        "kt128" => custom_subjects!(algo, |b, data: &[u8], out: &mut [u8]| {
+            sha3::KangarooTwelve::digest_xof_with_backend(b, b"", data, out)
+        }),
+        #[cfg(feature = "sha3")]
+        "kt256" => custom_subjects!(algo, |b, data: &[u8], out: &mut [u8]| {
+            sha3::Kt256::digest_xof_with_backend(b, b"", data, out)
+        }),
+        #[cfg(feature = "sha3")]
+        "turboshake128" => custom_subjects!(algo, |b, data: &[u8], out: &mut [u8]| {
+            let mut h = sha3::TurboShake128::with_backend(b, 0x1f);
+            h.update(data);
+            h.finalize_xof().read(out)
+        }),
+        #[cfg(feature = "sha3")]
+        "turboshake256" => custom_subjects!(algo, |b, data: &[u8], out: &mut [u8]| {
+            let mut h = sha3::TurboShake256::with_backend(b, 0x1f);
+            h.update(data);
+            h.finalize_xof().read(out)
+        }),
         _ => Vec::new(),
     }
 }

@@ -186,6 +186,17 @@ pub struct XofReader<A: XofAlgorithm> {
 }
 
 impl<A: XofAlgorithm> XofReader<A> {
+    /// A reader of the output of a sponge over `A`'s permutation and rate
+    /// whose input, padding included, is already absorbed into `state`: for
+    /// constructions that pad differently from [`Xof`] (cSHAKE's and
+    /// TurboSHAKE's domain bytes, SP 800-185 §3.3, RFC 9861 §2.2). The
+    /// first output block is `state` itself; `backend` permutes for the
+    /// next ones (and panics there if this CPU does not support it).
+    #[inline]
+    pub fn from_state(backend: A::Backend, state: [u64; 25]) -> Self {
+        Self::new(backend, state)
+    }
+
     #[inline]
     pub(crate) fn new(backend: A::Backend, state: [u64; 25]) -> Self {
         let mut reader = XofReader { state, backend, block: Block::<A::BlockSize>::default(), pos: 0 };

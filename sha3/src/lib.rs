@@ -1,6 +1,8 @@
 //! SHA-3 (SHA3-224, SHA3-256, SHA3-384, SHA3-512), the SHAKE128 and
-//! SHAKE256 extendable-output functions (FIPS 202), and the original Keccak
-//! submission's Keccak-256 (as used by Ethereum), with the Keccak-f\[1600\]
+//! SHAKE256 extendable-output functions (FIPS 202), the original Keccak
+//! submission's Keccak-256 (as used by Ethereum), the SHA-3 derived
+//! functions of SP 800-185 (cSHAKE, KMAC, TupleHash, ParallelHash) and
+//! TurboSHAKE and KangarooTwelve (RFC 9861), with the Keccak-p\[1600\]
 //! backend chosen once at run time from the CPU's features.
 //!
 //! ```
@@ -54,23 +56,68 @@
 //!
 //! [`Backend::detect`] picks, once per process:
 //!
+//! * [`Backend::Avx512`] on x86-64 CPUs with AVX-512F (and AVX2, BMI1,
+//!   BMI2): single messages use the scalar BMI permutation; batches
+//!   (`digest_many`, `digest_xof_many`), KangarooTwelve leaves and
+//!   ParallelHash blocks run eight Keccak states side by side in the
+//!   AVX-512 registers;
 //! * [`Backend::Avx2`] on x86-64 CPUs with AVX2, BMI1 and BMI2 (Haswell and
-//!   later, Zen): single messages use the scalar BMI permutation, batches
-//!   (`digest_many`, `digest_xof_many`) run four Keccak states side by side
-//!   in the AVX2 registers;
+//!   later, Zen): the same with four Keccak states in the AVX2 registers;
 //! * [`Backend::X86`] where BMI1 and BMI2 exist without AVX2: the scalar
 //!   permutation compiled with `andn` and `rorx`;
 //! * [`Backend::Portable`] everywhere else.
 //!
-//! Each x86 backend is a cargo feature (`x86`, `avx2`; both on by default).
+//! Each x86 backend is a cargo feature (`x86`, `avx2`, `avx512`; all on by
+//! default). Forcing a backend (`with_backend`) forces its batch engine
+//! too, so `Backend::Avx2` measures the AVX2 engine on an AVX-512 CPU.
+//!
+//! # SP 800-185 and RFC 9861
+//!
+//! [`CShake128`]/[`CShake256`], [`Kmac128`]/[`Kmac256`] (and KMACXOF),
+//! [`TupleHash128`]/[`TupleHash256`] (and TupleHashXOF),
+//! [`ParallelHash128`]/[`ParallelHash256`] (and ParallelHashXOF) of NIST SP
+//! 800-185, and [`TurboShake128`]/[`TurboShake256`], [`KangarooTwelve`]
+//! (KT128) and [`Kt256`] of RFC 9861: all `Clone + Debug`, `no_std`,
+//! allocation-free, streaming in any split. TurboSHAKE and KangarooTwelve
+//! use Keccak-p\[1600, 12\]; KangarooTwelve's 8 KiB leaves and
+//! ParallelHash's blocks run on the multi-lane engines.
+//!
+//! ```
+//! use sha3::{KangarooTwelve, Kmac256, TupleHash128};
+//!
+//! let mut tag = [0u8; 32];
+//! let mut mac = Kmac256::new(b"key", b"my protocol");
+//! mac.update(b"message");
+//! mac.clone().finalize_into(&mut tag);
+//! assert!(mac.verify(&tag));
+//!
+//! let mut t = TupleHash128::new(b"");
+//! t.push(b"ab");
+//! t.push(b"c");
+//! let mut out = [0u8; 32];
+//! t.finalize_into(&mut out);
+//!
+//! let mut digest = [0u8; 32];
+//! KangarooTwelve::digest_xof(b"", &[0u8; 100_000], &mut digest);
+//! ```
 #![no_std]
 #![warn(missing_docs)]
 
 mod backend;
 mod consts;
+mod k12;
+mod sp800_185;
+mod sponge;
+mod turboshake;
 
 pub use backend::Backend;
 pub use hash_core::UnsupportedBackend;
+pub use k12::{KangarooTwelve, Kt256};
+pub use sp800_185::{
+    CShake128, CShake128Reader, CShake256, CShake256Reader, Kmac128, Kmac256, ParallelHash128, ParallelHash256,
+    TupleHash128, TupleHash256,
+};
+pub use turboshake::{InvalidDomain, TurboShake128, TurboShake128Reader, TurboShake256, TurboShake256Reader};
 
 /// SHA3-224 hasher (FIPS 202 §6.1), 28-byte digest.
 pub type Sha3_224 = hash_core::Hasher<algorithm::Sha3_224>;
@@ -134,11 +181,24 @@ pub mod algorithm {
     /// SHAKE256 (FIPS 202 §6.2): rate 1088 bits.
     #[derive(Debug)]
     pub struct Shake256;
+    /// TurboSHAKE128's sponge (RFC 9861 §2.2): rate 1344 bits on
+    /// Keccak-p\[1600, 12\]. As an [`XofAlgorithm`] its domain byte is
+    /// D = 0x1F (so `hash_core::Xof<TurboShake128>` is TurboSHAKE128 with
+    /// D = 0x1F); [`crate::TurboShake128`] takes any D.
+    #[derive(Debug)]
+    pub struct TurboShake128;
+    /// TurboSHAKE256's sponge (RFC 9861 §2.2): rate 1088 bits on
+    /// Keccak-p\[1600, 12\], D = 0x1F as an [`XofAlgorithm`].
+    #[derive(Debug)]
+    pub struct TurboShake256;
 
     /// The sponge over Keccak-f\[1600\] (FIPS 202 §4) with rate `$rate`
     /// bytes: the state starts at zero and absorbs rate-sized blocks.
     macro_rules! sponge {
         ($alg:ident, $name:literal, $rate:ty, $bytes:literal) => {
+            sponge!($alg, $name, $rate, $bytes, 24);
+        };
+        ($alg:ident, $name:literal, $rate:ty, $bytes:literal, $rounds:literal) => {
             impl Algorithm for $alg {
                 const NAME: &'static str = $name;
                 type BlockSize = $rate;
@@ -148,7 +208,7 @@ pub mod algorithm {
 
                 #[inline]
                 fn compress(backend: Backend, state: &mut [u64; 25], blocks: &[Block<$rate>]) {
-                    backend::absorb::<$bytes, Block<$rate>>(backend, state, blocks);
+                    backend::absorb::<$bytes, $rounds, Block<$rate>>(backend, state, blocks);
                 }
             }
         };
@@ -176,29 +236,30 @@ pub mod algorithm {
 
                 #[inline]
                 fn digest_many(backend: Backend, inputs: &[&[u8]], outputs: &mut [[u8; $outlen]]) {
-                    backend::digest_many::<Self, $bytes>(backend, inputs, outputs);
+                    backend::digest_many::<Self, $bytes, 24>(backend, inputs, outputs);
                 }
             }
         };
     }
 
     macro_rules! xof {
-        ($alg:ident, $name:literal, $rate:ty, $bytes:literal) => {
-            sponge!($alg, $name, $rate, $bytes);
+        ($alg:ident, $name:literal, $rate:ty, $bytes:literal, $rounds:literal) => {
+            sponge!($alg, $name, $rate, $bytes, $rounds);
 
             impl XofAlgorithm for $alg {
                 /// SHAKE's suffix `1111` followed by `pad10*1`'s first bit
-                /// (FIPS 202 §6.2, §B.2).
+                /// (FIPS 202 §6.2, §B.2); for TurboSHAKE the default
+                /// D = 0x1F (RFC 9861 §2.2).
                 const DOMAIN: u8 = 0x1f;
 
                 #[inline]
                 fn permute(backend: Backend, state: &mut [u64; 25]) {
-                    backend::permute(backend, state);
+                    backend::permute::<$rounds>(backend, state);
                 }
 
                 #[inline]
                 fn digest_xof_many(backend: Backend, inputs: &[&[u8]], outputs: &mut [&mut [u8]]) {
-                    backend::digest_xof_many::<Self, $bytes>(backend, inputs, outputs);
+                    backend::digest_xof_many::<Self, $bytes, $rounds>(backend, inputs, outputs);
                 }
             }
         };
@@ -211,6 +272,8 @@ pub mod algorithm {
     fixed!(Sha3_384, "SHA3-384", U104, 104, 0x06, U48, 48);
     fixed!(Sha3_512, "SHA3-512", U72, 72, 0x06, U64, 64);
     fixed!(Keccak256, "Keccak-256", U136, 136, 0x01, U32, 32);
-    xof!(Shake128, "SHAKE128", U168, 168);
-    xof!(Shake256, "SHAKE256", U136, 136);
+    xof!(Shake128, "SHAKE128", U168, 168, 24);
+    xof!(Shake256, "SHAKE256", U136, 136, 24);
+    xof!(TurboShake128, "TurboSHAKE128", U168, 168, 12);
+    xof!(TurboShake256, "TurboSHAKE256", U136, 136, 12);
 }

@@ -33,8 +33,9 @@ options:
                    minute of measuring (plus the first build of bench/peers)
   --algo LIST      algorithms, comma-separated, or `all` (default: the
                    standard set: md5 sha1 sha224 sha256 sha384 sha512
-                   sha512-256 sha3-256 sha3-512 shake128 shake256; also
-                   sha512-224 sha3-224 sha3-384 keccak256)
+                   sha512-256 sha3-256 sha3-512 shake128 shake256 kt128
+                   turboshake128; also sha512-224 sha3-224 sha3-384
+                   keccak256 kt256 turboshake256)
   --size LIST      message sizes in bytes; K/KiB and M/MiB suffixes allowed
                    (default: 16,64,256,1K,8K,16K,1M; --quick: 16,64,1K,8K)
   --backend LIST   only these backends of our crates (e.g. portable,sha-ni);
@@ -76,6 +77,10 @@ const ALGO_IDS: &[&str] = &[
     "keccak256",
     "shake128",
     "shake256",
+    "kt128",
+    "kt256",
+    "turboshake128",
+    "turboshake256",
 ];
 
 /// The optional parts of `bench/peers` (its cargo features): what the

@@ -8,6 +8,7 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+mod derived;
 mod fetch;
 mod oracle;
 mod rsp;
@@ -20,6 +21,10 @@ Writes one known-answer vector file per algorithm into <crate>/tests/data/,
 from the NIST CAVP response files (SHA-1, SHA-2, SHA-3, SHAKE: ShortMsg,
 LongMsg, Monte, VariableOut) and, for MD5, RFC 1321's suite plus digests of a
 fixed byte pattern computed by python3's hashlib (an independent oracle).
+The sha3 crate's cSHAKE, KMAC, TupleHash, ParallelHash, TurboSHAKE and
+KangarooTwelve files come from xtask/src/kat/sha3_derived.py (NIST SP 800-185
+examples, RFC 9861 vectors, pycryptodome), run with python3 on pinned
+pycryptodome packages that pip installs into target/kat-python.
 
 options:
   --vectors DIR  read the .rsp files from DIR: the `hashes` folder of the PyPI
@@ -62,10 +67,21 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
 
     let mut differing = Vec::new();
     let mut total_bytes = 0;
-    for target in TARGETS {
-        let text = generate(target, &dir)?;
+    let python = derived::packages(&root)?;
+    let jobs = TARGETS
+        .iter()
+        .map(|target| (target.krate, target.file, Some(target)))
+        .chain(derived::FILES.iter().map(|&file| ("sha3", file, None)));
+    for (krate, file, target) in jobs {
+        let text = match target {
+            Some(target) => generate(target, &dir)?,
+            None => {
+                eprintln!("kat: running xtask/src/kat/sha3_derived.py {file}");
+                derived::generate(&root, &python, file)?
+            }
+        };
         total_bytes += text.len();
-        let relative = format!("{}/tests/data/{}", target.krate, target.file);
+        let relative = format!("{krate}/tests/data/{file}");
         let path = root.join(&relative);
         if check {
             match std::fs::read_to_string(&path) {
@@ -91,7 +107,11 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
             eprintln!("kat: wrote {relative} ({} KiB)", text.len().div_ceil(1024));
         }
     }
-    eprintln!("kat: {} files, {:.1} MiB in all", TARGETS.len(), total_bytes as f64 / (1024.0 * 1024.0));
+    eprintln!(
+        "kat: {} files, {:.1} MiB in all",
+        TARGETS.len() + derived::FILES.len(),
+        total_bytes as f64 / (1024.0 * 1024.0)
+    );
     if differing.is_empty() {
         Ok(())
     } else {

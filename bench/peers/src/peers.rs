@@ -17,7 +17,7 @@ pub struct Peers {
     openssl: Result<&'static crate::openssl::Api, String>,
 }
 
-/// RustCrypto's 0.10 line (sha2, sha1, md-5, sha3 0.10).
+/// RustCrypto's 0.10 line (sha2, sha1, md-5, sha3 0.10, k12 0.3).
 pub const RC_OLD: &str = "rustcrypto-0.10";
 /// RustCrypto's newest line (sha2, sha1, md-5 0.11, sha3 0.12, shake 0.1).
 pub const RC_NEW: &str = "rustcrypto-latest";
@@ -40,7 +40,10 @@ impl Peers {
         let openssl = Err("not in this build".to_string());
         vec![
             Status { family: "openssl", state: openssl },
-            Status { family: RC_OLD, state: built(cfg!(feature = "rustcrypto-0_10"), "sha2, sha1, md-5, sha3 0.10") },
+            Status {
+                family: RC_OLD,
+                state: built(cfg!(feature = "rustcrypto-0_10"), "sha2, sha1, md-5, sha3 0.10, k12 0.3"),
+            },
             Status {
                 family: RC_NEW,
                 state: built(cfg!(feature = "rustcrypto-new"), "sha2, sha1, md-5 0.11, sha3 0.12, shake 0.1"),
@@ -158,6 +161,13 @@ fn rustcrypto_0_10(algo: &'static Algo) -> Option<Subject> {
         "keccak256" => rc_fixed!(algo, RC_OLD, sha3_0_10::Keccak256),
         "shake128" => rc_xof!(algo, RC_OLD, sha3_0_10::Shake128),
         "shake256" => rc_xof!(algo, RC_OLD, sha3_0_10::Shake256),
+        // k12 0.3's hasher borrows its customization string (empty here).
+        "kt128" => Subject::new(algo, RC_OLD, "", false, |data: &[u8], out: &mut [u8]| {
+            use k12_0_3::digest::{ExtendableOutput, Update, XofReader};
+            let mut h = k12_0_3::KangarooTwelve::<'static>::default();
+            h.update(data);
+            h.finalize_xof().read(out);
+        }),
         _ => return None,
     })
 }

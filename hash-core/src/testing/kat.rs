@@ -76,7 +76,54 @@ struct Record {
     fields: Vec<(String, String)>,
 }
 
+/// One record of a [`VectorFile`], for crates whose functions need a
+/// runner of their own (keys, customization strings, domain bytes): where
+/// it is, its section's name and parameters, and its fields in file order.
+#[derive(Clone, Debug)]
+pub struct RecordView<'a> {
+    /// `path:line: [Section] record n`, for failure messages.
+    pub place: String,
+    /// The section's name.
+    pub section: &'a str,
+    /// The section's `[Key = value]` parameters.
+    pub params: &'a [(String, String)],
+    /// The record's `Key = value` fields.
+    pub fields: &'a [(String, String)],
+}
+
+impl RecordView<'_> {
+    /// The value of field `key`, if present.
+    pub fn field(&self, key: &str) -> Option<&str> {
+        self.fields.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
+    }
+
+    /// The hex field `key` as bytes.
+    ///
+    /// # Panics
+    /// If the field is missing or not hex; the message names the record.
+    pub fn hex(&self, key: &str) -> Vec<u8> {
+        let value = self.field(key).unwrap_or_else(|| panic!("{}: the record has no `{key}` field", self.place));
+        from_hex(value).unwrap_or_else(|| panic!("{}: `{key}` is not hex", self.place))
+    }
+}
+
 impl VectorFile {
+    /// Every record, in file order (the header's counts already checked).
+    pub fn records(&self) -> Vec<RecordView<'_>> {
+        let mut all = Vec::new();
+        for section in &self.sections {
+            for (r, record) in section.records.iter().enumerate() {
+                all.push(RecordView {
+                    place: format!("{}:{}: [{}] record {}", self.path, record.line, section.name, r + 1),
+                    section: &section.name,
+                    params: &section.params,
+                    fields: &record.fields,
+                });
+            }
+        }
+        all
+    }
+
     /// Read and parse the vector file at `path`.
     ///
     /// # Panics

@@ -1,5 +1,10 @@
-//! Portable Keccak-p\[1600, 24\] (FIPS 202 §3.3) and sponge absorption
-//! (§4, Algorithm 8 step 6) in safe Rust.
+//! Portable Keccak-p\[1600, n_r\] (FIPS 202 §3.3) and sponge absorption
+//! (§4, Algorithm 8 step 6) in safe Rust, for n_r = `ROUNDS` = 24 (SHA-3,
+//! SHAKE, cSHAKE) or 12 (TurboSHAKE, KangarooTwelve: RFC 9861 §2.1).
+//!
+//! Keccak-p\[1600, n_r\] runs the *last* n_r rounds of the 24, i.e. round
+//! indices 24 - n_r ..= 23 with their ι constants (FIPS 202 §3.3), which is
+//! [`round_constants`].
 //!
 //! Each round is written out in full with constant lane indices, so the
 //! state lives in 25 local variables (registers, or stack slots the compiler
@@ -156,31 +161,42 @@ fn round_lc(a: &[u64; 25], e: &mut [u64; 25], rc: u64) {
     e[24] = b4 ^ (b0 & b1);
 }
 
-/// Keccak-p\[1600, 24\] = Keccak-f\[1600\] (FIPS 202 §3.3, §3.4) with the
-/// spec's χ, inlined into its caller so that the caller's target features
-/// apply (the `x86` backend). Rounds 2i and 2i + 1 per pass.
+/// The ι constants of Keccak-p\[1600, `ROUNDS`\]: the last `ROUNDS` of
+/// the 24 (FIPS 202 §3.3, round indices 24 - n_r to 23). `ROUNDS` must be
+/// even (the rounds run in pairs) and at most 24; other values fail to
+/// compile.
+#[inline(always)]
+pub(crate) fn round_constants<const ROUNDS: usize>() -> &'static [u64] {
+    const { assert!(ROUNDS > 0 && ROUNDS <= 24 && ROUNDS.is_multiple_of(2), "Keccak-p rounds: an even number in 2..=24") };
+    &RC[24 - ROUNDS..]
+}
+
+/// Keccak-p\[1600, `ROUNDS`\] (FIPS 202 §3.3; with 24 rounds Keccak-f\[1600\],
+/// §3.4) with the spec's χ, inlined into its caller so that the caller's
+/// target features apply (the `x86` backend). Two rounds per pass.
 #[cfg(any(test, all(target_arch = "x86_64", feature = "x86")))]
 #[inline(always)]
-pub(crate) fn keccak_p(state: &mut [u64; 25]) {
+pub(crate) fn keccak_p<const ROUNDS: usize>(state: &mut [u64; 25]) {
     let mut a = *state;
     let mut e = [0u64; 25];
-    for pair in RC.chunks_exact(2) {
+    for pair in round_constants::<ROUNDS>().chunks_exact(2) {
         round(&a, &mut e, pair[0]);
         round(&e, &mut a, pair[1]);
     }
     *state = a;
 }
 
-/// Keccak-p\[1600, 24\] with the lane-complementing transform: complement
-/// the [`COMPLEMENTED`] lanes, run 24 [`round_lc`]s, complement them back.
+/// Keccak-p\[1600, `ROUNDS`\] with the lane-complementing transform:
+/// complement the [`COMPLEMENTED`] lanes, run the [`round_lc`]s, complement
+/// them back.
 #[inline(always)]
-fn keccak_p_lc(state: &mut [u64; 25]) {
+fn keccak_p_lc<const ROUNDS: usize>(state: &mut [u64; 25]) {
     let mut a = *state;
     for i in COMPLEMENTED {
         a[i] = !a[i];
     }
     let mut e = [0u64; 25];
-    for pair in RC.chunks_exact(2) {
+    for pair in round_constants::<ROUNDS>().chunks_exact(2) {
         round_lc(&a, &mut e, pair[0]);
         round_lc(&e, &mut a, pair[1]);
     }
@@ -207,25 +223,28 @@ pub(crate) fn xor_block(state: &mut [u64; 25], block: &[u8]) {
 /// `RATE` is the block size in bytes, a multiple of 8 below 200.
 #[cfg(all(target_arch = "x86_64", feature = "x86"))]
 #[inline(always)]
-pub(crate) fn absorb_inline<const RATE: usize, B: AsRef<[u8]>>(state: &mut [u64; 25], blocks: &[B]) {
+pub(crate) fn absorb_inline<const RATE: usize, const ROUNDS: usize, B: AsRef<[u8]>>(
+    state: &mut [u64; 25],
+    blocks: &[B],
+) {
     for block in blocks {
         xor_block(state, &block.as_ref()[..RATE]);
-        keccak_p(state);
+        keccak_p::<ROUNDS>(state);
     }
 }
 
 /// Absorb `blocks` (of `RATE` bytes each) into `state`, with the
-/// lane-complemented rounds.
-pub(crate) fn absorb<const RATE: usize, B: AsRef<[u8]>>(state: &mut [u64; 25], blocks: &[B]) {
+/// lane-complemented rounds of Keccak-p\[1600, `ROUNDS`\].
+pub(crate) fn absorb<const RATE: usize, const ROUNDS: usize, B: AsRef<[u8]>>(state: &mut [u64; 25], blocks: &[B]) {
     for block in blocks {
         xor_block(state, &block.as_ref()[..RATE]);
-        keccak_p_lc(state);
+        keccak_p_lc::<ROUNDS>(state);
     }
 }
 
-/// Apply Keccak-p\[1600, 24\] once, with the lane-complemented rounds.
-pub(crate) fn permute(state: &mut [u64; 25]) {
-    keccak_p_lc(state);
+/// Apply Keccak-p\[1600, `ROUNDS`\] once, with the lane-complemented rounds.
+pub(crate) fn permute<const ROUNDS: usize>(state: &mut [u64; 25]) {
+    keccak_p_lc::<ROUNDS>(state);
 }
 
 #[cfg(test)]
@@ -236,8 +255,8 @@ mod tests {
     /// Keccak-p\[1600, 24\] written straight from FIPS 202 §3.2
     /// (Algorithms 1-6 on A\[x, y\], lane index x + 5y), loops and all: an
     /// independent check of the unrolled rounds' lane and offset tables.
-    fn spec_permutation(a: &mut [u64; 25]) {
-        for &rc in &RC {
+    fn spec_permutation(a: &mut [u64; 25], rounds: usize) {
+        for &rc in &RC[24 - rounds..] {
             // θ (Algorithm 1).
             let c: [u64; 5] = core::array::from_fn(|x| (0..5).fold(0, |acc, y| acc ^ a[x + 5 * y]));
             for x in 0..5 {
@@ -280,12 +299,20 @@ mod tests {
         for trial in 0..64 {
             let start: [u64; 25] = if trial == 0 { [0; 25] } else { core::array::from_fn(|_| next()) };
             let mut want = start;
-            spec_permutation(&mut want);
+            spec_permutation(&mut want, 24);
             let (mut plain, mut complemented) = (start, start);
-            keccak_p(&mut plain);
-            keccak_p_lc(&mut complemented);
+            keccak_p::<24>(&mut plain);
+            keccak_p_lc::<24>(&mut complemented);
             assert_eq!(plain, want, "spec-form rounds, trial {trial}");
             assert_eq!(complemented, want, "lane-complemented rounds, trial {trial}");
+            // Keccak-p[1600, 12] (TurboSHAKE, K12): the last 12 rounds.
+            let mut want = start;
+            spec_permutation(&mut want, 12);
+            let (mut plain, mut complemented) = (start, start);
+            keccak_p::<12>(&mut plain);
+            keccak_p_lc::<12>(&mut complemented);
+            assert_eq!(plain, want, "12 spec-form rounds, trial {trial}");
+            assert_eq!(complemented, want, "12 lane-complemented rounds, trial {trial}");
         }
     }
 }

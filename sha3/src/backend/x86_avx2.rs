@@ -17,7 +17,7 @@ use core::arch::x86_64::{
     _mm256_set1_epi64x, _mm256_setr_epi8, _mm256_shuffle_epi8, _mm256_slli_epi64, _mm256_srli_epi64, _mm256_xor_si256,
 };
 
-use crate::consts::RC;
+use super::portable::round_constants;
 
 /// Rotate every 64-bit element left by a constant (FIPS 202 §3.2.2's ρ
 /// offsets and θ's rotation by one).
@@ -104,12 +104,13 @@ macro_rules! round {
     }};
 }
 
-/// Keccak-p\[1600, 24\] on four interleaved states.
+/// Keccak-p\[1600, `ROUNDS`\] (FIPS 202 §3.3: the last `ROUNDS` rounds) on
+/// four interleaved states.
 #[target_feature(enable = "avx2")]
-fn keccak_p4(state: &mut [__m256i; 25]) {
+fn keccak_p4<const ROUNDS: usize>(state: &mut [__m256i; 25]) {
     let mut a = *state;
     let mut e = a;
-    for pair in RC.chunks_exact(2) {
+    for pair in round_constants::<ROUNDS>().chunks_exact(2) {
         round!(a, e, pair[0]);
         round!(e, a, pair[1]);
     }
@@ -118,9 +119,10 @@ fn keccak_p4(state: &mut [__m256i; 25]) {
 
 /// Absorb `data[i]` into `states[i]` for the four lanes (FIPS 202 §4
 /// Algorithm 8 step 6). Every `data[i]` has the same length, a whole number
-/// of `RATE`-byte blocks.
+/// of `RATE`-byte blocks; each block is followed by Keccak-p\[1600,
+/// `ROUNDS`\].
 #[target_feature(enable = "avx2")]
-pub(super) fn absorb4<const RATE: usize>(states: &mut [[u64; 25]; 4], data: [&[u8]; 4]) {
+pub(super) fn absorb4<const RATE: usize, const ROUNDS: usize>(states: &mut [[u64; 25]; 4], data: [&[u8]; 4]) {
     let [s0, s1, s2, s3] = &*states;
     let mut a: [__m256i; 25] =
         core::array::from_fn(|i| _mm256_set_epi64x(s3[i] as i64, s2[i] as i64, s1[i] as i64, s0[i] as i64));
@@ -129,6 +131,10 @@ pub(super) fn absorb4<const RATE: usize>(states: &mut [[u64; 25]; 4], data: [&[u
         w.copy_from_slice(bytes);
         i64::from_le_bytes(w)
     };
+    assert!(
+        data.iter().all(|d| d.len() == data[0].len()) && data[0].len().is_multiple_of(RATE),
+        "absorb4: lanes need the same whole number of blocks"
+    );
     let blocks = data[0].len() / RATE;
     for k in 0..blocks {
         let [m0, m1, m2, m3] = data.map(|d| &d[k * RATE..(k + 1) * RATE]);
@@ -138,7 +144,7 @@ pub(super) fn absorb4<const RATE: usize>(states: &mut [[u64; 25]; 4], data: [&[u
                 _mm256_set_epi64x(word(&m3[at.clone()]), word(&m2[at.clone()]), word(&m1[at.clone()]), word(&m0[at]));
             *lane = _mm256_xor_si256(*lane, w);
         }
-        keccak_p4(&mut a);
+        keccak_p4::<ROUNDS>(&mut a);
     }
     for (i, lane) in a.iter().enumerate() {
         states[0][i] = _mm256_extract_epi64::<0>(*lane) as u64;

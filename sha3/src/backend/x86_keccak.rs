@@ -1,4 +1,4 @@
-//! Keccak-p\[1600, 24\] for x86-64 with BMI1 and BMI2 (FIPS 202 §3.3).
+//! Keccak-p\[1600, n_r\] (n_r = `ROUNDS`, 24 or 12) for x86-64 with BMI1 and BMI2 (FIPS 202 §3.3).
 //!
 //! The round code is the portable module's spec-form round
 //! (`portable::round`: constant lane indices, plane-by-plane schedule, two
@@ -18,12 +18,12 @@ use super::portable;
 /// Absorb `blocks` into `state` (FIPS 202 §4 Algorithm 8 step 6), every
 /// block in this one call.
 #[target_feature(enable = "bmi1,bmi2")]
-pub(super) fn absorb<const RATE: usize, B: AsRef<[u8]>>(state: &mut [u64; 25], blocks: &[B]) {
-    portable::absorb_inline::<RATE, B>(state, blocks);
+pub(super) fn absorb<const RATE: usize, const ROUNDS: usize, B: AsRef<[u8]>>(state: &mut [u64; 25], blocks: &[B]) {
+    portable::absorb_inline::<RATE, ROUNDS, B>(state, blocks);
 }
 
-/// Apply Keccak-p\[1600, 24\] once.
+/// Apply Keccak-p\[1600, `ROUNDS`\] once.
 #[target_feature(enable = "bmi1,bmi2")]
-pub(super) fn permute(state: &mut [u64; 25]) {
-    portable::keccak_p(state);
+pub(super) fn permute<const ROUNDS: usize>(state: &mut [u64; 25]) {
+    portable::keccak_p::<ROUNDS>(state);
 }

@@ -1,0 +1,133 @@
+//! TurboSHAKE128 and TurboSHAKE256 (RFC 9861 §2): SHAKE's sponges on
+//! Keccak-p\[1600, 12\], the last 12 of Keccak-f's 24 rounds (§2.1), with
+//! a domain-separation byte D in 0x01..=0x7F (§2.2).
+#![forbid(unsafe_code)]
+
+use core::fmt;
+
+use hash_core::XofReader;
+
+use crate::Backend;
+use crate::algorithm;
+use crate::sponge::Sponge;
+
+/// The error of [`TurboShake128::try_new`] and [`TurboShake256::try_new`]:
+/// a domain byte outside 0x01..=0x7F (RFC 9861 §2.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct InvalidDomain(pub u8);
+
+impl fmt::Display for InvalidDomain {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "TurboSHAKE domain byte {:#04x} is outside 0x01..=0x7F (RFC 9861 section 2.2)", self.0)
+    }
+}
+
+#[cfg(feature = "std")]
+extern crate std;
+
+#[cfg(feature = "std")]
+impl std::error::Error for InvalidDomain {}
+
+/// The output reader of [`TurboShake128`] and of [`crate::KangarooTwelve`].
+pub type TurboShake128Reader = XofReader<algorithm::TurboShake128>;
+/// The output reader of [`TurboShake256`] and of [`crate::Kt256`].
+pub type TurboShake256Reader = XofReader<algorithm::TurboShake256>;
+
+macro_rules! turboshake {
+    ($name:ident, $alg:ident, $reader:ident, $strength:literal) => {
+        /// TurboSHAKE
+        #[doc = $strength]
+        /// (RFC 9861 §2.2): absorb, then pad with the domain byte D and
+        /// `pad10*1`'s last bit, on Keccak-p\[1600, 12\].
+        ///
+        /// ```
+        #[doc = concat!("let mut x = sha3::", stringify!($name), "::new(0x1f);")]
+        /// x.update(b"abc");
+        /// let mut out = [0u8; 32];
+        /// x.finalize_xof().read(&mut out);
+        /// ```
+        #[derive(Clone, Debug)]
+        pub struct $name {
+            sponge: Sponge<algorithm::$alg>,
+            domain: u8,
+        }
+
+        impl $name {
+            /// TurboSHAKE with domain byte `domain` (D; 0x1F when the
+            /// application has no other use for it), on the detected
+            /// backend.
+            ///
+            /// # Panics
+            /// If `domain` is outside 0x01..=0x7F; see [`Self::try_new`].
+            #[track_caller]
+            pub fn new(domain: u8) -> Self {
+                match Self::try_new(domain) {
+                    Ok(x) => x,
+                    Err(e) => panic!("{e}"),
+                }
+            }
+
+            /// As [`Self::new`], or the error if `domain` is outside
+            /// 0x01..=0x7F.
+            pub fn try_new(domain: u8) -> Result<Self, InvalidDomain> {
+                Self::try_with(Backend::detect(), domain)
+            }
+
+            /// As [`Self::new`], permuting with exactly `backend`.
+            ///
+            /// # Panics
+            /// If `domain` is outside 0x01..=0x7F, or this CPU (or build)
+            /// does not support `backend`.
+            #[track_caller]
+            pub fn with_backend(backend: Backend, domain: u8) -> Self {
+                let backend = match backend.check() {
+                    Ok(b) => b,
+                    Err(e) => panic!("{}: {e}", stringify!($name)),
+                };
+                match Self::try_with(backend, domain) {
+                    Ok(x) => x,
+                    Err(e) => panic!("{e}"),
+                }
+            }
+
+            fn try_with(backend: Backend, domain: u8) -> Result<Self, InvalidDomain> {
+                if !(0x01..=0x7f).contains(&domain) {
+                    return Err(InvalidDomain(domain));
+                }
+                Ok($name { sponge: Sponge::new(backend), domain })
+            }
+
+            /// The backend this hasher permutes with.
+            #[inline]
+            pub fn backend(&self) -> Backend {
+                self.sponge.backend()
+            }
+
+            /// Absorb `data`.
+            #[inline]
+            pub fn update(&mut self, data: &[u8]) {
+                self.sponge.update(data);
+            }
+
+            /// Pad with D (RFC 9861 §2.2) and return the output reader.
+            #[inline]
+            pub fn finalize_xof(self) -> $reader {
+                self.sponge.finalize(self.domain)
+            }
+
+            /// One-shot TurboSHAKE of `data` with domain byte `domain`.
+            ///
+            /// # Panics
+            /// If `domain` is outside 0x01..=0x7F.
+            #[track_caller]
+            pub fn digest_xof(domain: u8, data: &[u8], out: &mut [u8]) {
+                let mut x = Self::new(domain);
+                x.update(data);
+                x.finalize_xof().read(out);
+            }
+        }
+    };
+}
+
+turboshake!(TurboShake128, TurboShake128, TurboShake128Reader, "128");
+turboshake!(TurboShake256, TurboShake256, TurboShake256Reader, "256");
