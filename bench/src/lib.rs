@@ -104,6 +104,7 @@ type HashFn = dyn Fn(&[u8], &mut [u8]);
 type RunFn = dyn Fn(&[u8], u64) -> u8;
 type ManyRunFn = dyn Fn(&[&[u8]], u64) -> u8;
 type ManyHashFn = dyn Fn(&[&[u8]], &mut [Vec<u8>]);
+type PiecesFn = dyn Fn(&[&[u8]], &mut [u8]);
 
 /// One implementation of one algorithm, ready to be timed.
 pub struct Subject {
@@ -219,6 +220,27 @@ impl ManySubject {
         let mut outs = vec![Vec::new(); inputs.len()];
         (self.hash)(inputs, &mut outs);
         outs
+    }
+}
+
+/// One of our backends hashing a message that arrives in pieces: one
+/// `update` per piece, then (for an XOF) the output read in two parts. For
+/// differential tests of the streaming path; not timed.
+pub struct StreamSubject {
+    /// The algorithm.
+    pub algo: &'static Algo,
+    /// The backend's name.
+    pub backend: &'static str,
+    hash: Box<PiecesFn>,
+}
+
+impl StreamSubject {
+    /// The digest (for an XOF, `algo.out_len` bytes of output) of the
+    /// concatenation of `pieces`.
+    pub fn digest(&self, pieces: &[&[u8]]) -> Vec<u8> {
+        let mut out = vec![0u8; self.algo.out_len];
+        (self.hash)(pieces, &mut out);
+        out
     }
 }
 
@@ -411,6 +433,85 @@ macro_rules! xof_many {
     }};
 }
 
+#[allow(unused_macros)]
+macro_rules! fixed_stream {
+    ($algo:expr, $ty:ty, $backend:ty) => {{
+        <$backend>::available()
+            .map(|b| StreamSubject {
+                algo: $algo,
+                backend: b.name(),
+                hash: Box::new(move |pieces: &[&[u8]], out: &mut [u8]| {
+                    let mut h = <$ty>::with_backend(b);
+                    for p in pieces {
+                        h.update(p);
+                    }
+                    out.copy_from_slice(&h.finalize());
+                }),
+            })
+            .collect::<Vec<_>>()
+    }};
+}
+
+#[allow(unused_macros)]
+macro_rules! xof_stream {
+    ($algo:expr, $ty:ty, $backend:ty) => {{
+        <$backend>::available()
+            .map(|b| StreamSubject {
+                algo: $algo,
+                backend: b.name(),
+                hash: Box::new(move |pieces: &[&[u8]], out: &mut [u8]| {
+                    let mut h = <$ty>::with_backend(b);
+                    for p in pieces {
+                        h.update(p);
+                    }
+                    let mut reader = h.finalize_xof();
+                    let (first, rest) = out.split_at_mut(out.len() / 3);
+                    reader.read(first);
+                    reader.read(rest);
+                }),
+            })
+            .collect::<Vec<_>>()
+    }};
+}
+
+/// Our streaming subjects for `algo`, one per backend this CPU supports,
+/// best first; empty if the crate is not in this build.
+pub fn ours_streaming(algo: &'static Algo) -> Vec<StreamSubject> {
+    match algo.id {
+        #[cfg(feature = "md5")]
+        "md5" => fixed_stream!(algo, md5::Md5, md5::Backend),
+        #[cfg(feature = "sha1")]
+        "sha1" => fixed_stream!(algo, sha1::Sha1, sha1::Backend),
+        #[cfg(feature = "sha256")]
+        "sha224" => fixed_stream!(algo, sha256::Sha224, sha256::Backend),
+        #[cfg(feature = "sha256")]
+        "sha256" => fixed_stream!(algo, sha256::Sha256, sha256::Backend),
+        #[cfg(feature = "sha512")]
+        "sha384" => fixed_stream!(algo, sha512::Sha384, sha512::Backend),
+        #[cfg(feature = "sha512")]
+        "sha512" => fixed_stream!(algo, sha512::Sha512, sha512::Backend),
+        #[cfg(feature = "sha512")]
+        "sha512-224" => fixed_stream!(algo, sha512::Sha512_224, sha512::Backend),
+        #[cfg(feature = "sha512")]
+        "sha512-256" => fixed_stream!(algo, sha512::Sha512_256, sha512::Backend),
+        #[cfg(feature = "sha3")]
+        "sha3-224" => fixed_stream!(algo, sha3::Sha3_224, sha3::Backend),
+        #[cfg(feature = "sha3")]
+        "sha3-256" => fixed_stream!(algo, sha3::Sha3_256, sha3::Backend),
+        #[cfg(feature = "sha3")]
+        "sha3-384" => fixed_stream!(algo, sha3::Sha3_384, sha3::Backend),
+        #[cfg(feature = "sha3")]
+        "sha3-512" => fixed_stream!(algo, sha3::Sha3_512, sha3::Backend),
+        #[cfg(feature = "sha3")]
+        "keccak256" => fixed_stream!(algo, sha3::Keccak256, sha3::Backend),
+        #[cfg(feature = "sha3")]
+        "shake128" => xof_stream!(algo, sha3::Shake128, sha3::Backend),
+        #[cfg(feature = "sha3")]
+        "shake256" => xof_stream!(algo, sha3::Shake256, sha3::Backend),
+        _ => Vec::new(),
+    }
+}
+
 /// Our subjects for `algo`, one per backend this CPU supports, best first;
 /// empty if the crate is not in this build.
 pub fn ours(algo: &'static Algo) -> Vec<Subject> {
@@ -575,6 +676,14 @@ mod tests {
             }
             for many in ours_many(algo) {
                 assert_eq!(many.digests(&refs), expected, "{} {}", algo.id, many.label);
+            }
+            let streams = ours_streaming(algo);
+            assert_eq!(streams.len(), subjects.len(), "{}", algo.id);
+            for st in &streams {
+                for (m, e) in msgs.iter().zip(&expected) {
+                    let (a, b) = m.split_at(m.len() / 3);
+                    assert_eq!(&st.digest(&[a, b]), e, "{} {} streaming at {} bytes", algo.id, st.backend, m.len());
+                }
             }
         }
     }

@@ -24,7 +24,7 @@
 //!     assert_eq!(h.finalize(), Sha256::digest(b"abc"), "{}", backend.name());
 //! }
 //!
-//! // Many messages at once: SIMD lanes or interleaved SHA-NI streams.
+//! // Many messages at once: SIMD lanes or interleaved SHA-NI / ARMv8 streams.
 //! let messages: [&[u8]; 3] = [b"abc", b"", b"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"];
 //! let mut digests = [[0u8; 32]; 3];
 //! Sha256::digest_many(&messages, &mut digests);
@@ -40,6 +40,7 @@
 //! |---|---|---|
 //! | [`Backend::ShaNi`] (`shani`) | SHA-NI | 2–4 interleaved SHA-NI streams; 16 AVX-512 lanes for 9 or more messages where the CPU has AVX-512F/BW (`avx512`) |
 //! | [`Backend::Avx2`] (`avx2`) | AVX2 schedule + BMI2 rounds | 8 AVX2 lanes; 16 AVX-512 lanes for 4 or more messages where the CPU has AVX-512F/BW (`avx512`) |
+//! | [`Backend::ArmSha`] (`arm-sha`) | ARMv8 SHA-256 instructions (aarch64) | 2–3 interleaved streams |
 //! | [`Backend::Portable`] | safe Rust | one after another |
 #![no_std]
 #![warn(missing_docs)]

@@ -73,8 +73,12 @@ fn digest_many_rejects_mismatched_slices() {
 #[test]
 fn backend_listing() {
     testing::check_backend_api::<Backend>("sha256");
-    // Best first: SHA-NI, then AVX2, then portable.
-    assert_eq!(Backend::all(), [Backend::ShaNi, Backend::Avx2, Backend::Portable]);
+    // Best first: SHA-NI, then AVX2 (x86-64), the ARMv8 SHA-256
+    // instructions (aarch64), then portable.
+    assert_eq!(Backend::all(), [Backend::ShaNi, Backend::Avx2, Backend::ArmSha, Backend::Portable]);
+    assert_eq!(Backend::from_name("arm-sha"), Some(Backend::ArmSha));
+    #[cfg(not(target_arch = "aarch64"))]
+    assert!(!Backend::ArmSha.is_supported(), "arm-sha runs only on aarch64");
 }
 
 #[test]

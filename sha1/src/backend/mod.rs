@@ -6,6 +6,8 @@ use hash_core::{BackendKind, Block, DetectCache};
 
 use crate::algorithm::Sha1;
 
+#[cfg(all(target_arch = "aarch64", feature = "arm-sha"))]
+mod aarch64_sha;
 mod portable;
 #[cfg(all(target_arch = "x86_64", feature = "avx2"))]
 mod x86_avx2;
@@ -16,6 +18,12 @@ mod x86_shani;
 cpufeatures::new!(cpuid_shani, "sha", "sse2", "ssse3", "sse4.1");
 #[cfg(all(target_arch = "x86_64", feature = "avx2"))]
 cpufeatures::new!(cpuid_avx2, "avx2", "bmi1", "bmi2");
+// `sha2` covers FEAT_SHA1 and FEAT_SHA256 in Rust and LLVM; cpufeatures
+// tests Linux HWCAP_SHA2 (macOS: always present). The Arm architecture
+// requires FEAT_SHA1 wherever FEAT_SHA256 is implemented
+// (ID_AA64ISAR0_EL1.SHA2 is nonzero only if .SHA1 is).
+#[cfg(all(target_arch = "aarch64", feature = "arm-sha"))]
+cpufeatures::new!(cpu_arm_sha, "sha2");
 
 /// A SHA-1 compression backend.
 ///
@@ -45,6 +53,17 @@ pub enum Backend {
     /// single-stream path. Needs x86-64 with `avx2`, `bmi1`, `bmi2`, and the `avx2` cargo
     /// feature (on by default).
     Avx2,
+    /// The ARMv8 SHA1 instructions (`sha1c`, `sha1p`, `sha1m`, `sha1h`,
+    /// `sha1su0`, `sha1su1`: four rounds per instruction; every Apple
+    /// M-series, AWS Graviton, Ampere, Cortex-A53 and later core with the
+    /// Cryptographic Extension). One message: one instruction stream, a,
+    /// b, c, d in one vector register and e in a scalar one. `digest_many`:
+    /// three messages at a time (two for a batch of two) with their
+    /// instruction streams interleaved, in the manner of ISA-L's aarch64
+    /// multi-buffer code; a lone last message finishes as a single stream.
+    /// Needs aarch64 with `sha2` (Linux hwcaps; always present on macOS)
+    /// and the `arm-sha` cargo feature (on by default).
+    ArmSha,
     /// Safe, fully unrolled Rust; runs everywhere. One message: scalar
     /// rounds. `digest_many`: the messages one after another.
     Portable,
@@ -53,12 +72,13 @@ pub enum Backend {
 static DETECTED: DetectCache = DetectCache::new();
 
 impl BackendKind for Backend {
-    const ALL: &'static [Backend] = &[Backend::ShaNi, Backend::Avx2, Backend::Portable];
+    const ALL: &'static [Backend] = &[Backend::ShaNi, Backend::Avx2, Backend::ArmSha, Backend::Portable];
 
     fn name(self) -> &'static str {
         match self {
             Backend::ShaNi => "sha-ni",
             Backend::Avx2 => "avx2",
+            Backend::ArmSha => "arm-sha",
             Backend::Portable => "portable",
         }
     }
@@ -67,6 +87,7 @@ impl BackendKind for Backend {
         match self {
             Backend::ShaNi => "x86-64 with sha, sse2, ssse3, sse4.1 and the `shani` cargo feature",
             Backend::Avx2 => "x86-64 with avx2, bmi1, bmi2 and the `avx2` cargo feature",
+            Backend::ArmSha => "aarch64 with sha2 (the SHA-1 and SHA-256 instructions) and the `arm-sha` cargo feature",
             Backend::Portable => "",
         }
     }
@@ -82,6 +103,10 @@ impl BackendKind for Backend {
             Backend::Avx2 => cpuid_avx2::get(),
             #[cfg(not(all(target_arch = "x86_64", feature = "avx2")))]
             Backend::Avx2 => false,
+            #[cfg(all(target_arch = "aarch64", feature = "arm-sha"))]
+            Backend::ArmSha => cpu_arm_sha::get(),
+            #[cfg(not(all(target_arch = "aarch64", feature = "arm-sha")))]
+            Backend::ArmSha => false,
             Backend::Portable => true,
         }
     }
@@ -130,6 +155,15 @@ pub(crate) fn compress(backend: Backend, state: &mut [u32; 5], blocks: &[Block<U
             // SAFETY: `cpuid_avx2::get()` just confirmed the `avx2`, `bmi1`
             // and `bmi2` features that `x86_avx2::compress` is compiled with.
             unsafe { x86_avx2::compress(state, blocks) }
+        }
+        #[cfg(all(target_arch = "aarch64", feature = "arm-sha"))]
+        Backend::ArmSha => {
+            if !cpu_arm_sha::get() {
+                unsupported(backend);
+            }
+            // SAFETY: `cpu_arm_sha::get()` just confirmed the `sha2` feature
+            // that `aarch64_sha::compress` is compiled with.
+            unsafe { aarch64_sha::compress(state, blocks) }
         }
         Backend::Portable => portable::compress(state, blocks),
         #[allow(unreachable_patterns)]
@@ -221,6 +255,33 @@ pub(crate) fn digest_many(backend: Backend, inputs: &[&[u8]], outputs: &mut [[u8
                 unsafe { x86_avx2::compress_lanes(states, data) }
             });
         }
+        #[cfg(all(target_arch = "aarch64", feature = "arm-sha"))]
+        Backend::ArmSha => {
+            if !cpu_arm_sha::get() {
+                unsupported(backend);
+            }
+            if inputs.len() == 2 {
+                hash_core::multi::digest_many_lanes::<Sha1, 2>(backend, inputs, outputs, 2, |states, data| {
+                    // SAFETY: `cpu_arm_sha::get()` confirmed the `sha2`
+                    // feature of `aarch64_sha::compress_lanes` above, before
+                    // the scheduler started.
+                    unsafe { aarch64_sha::compress_lanes(states, data) }
+                });
+            } else {
+                hash_core::multi::digest_many_lanes::<Sha1, ARM_SHA_STREAMS>(
+                    backend,
+                    inputs,
+                    outputs,
+                    ARM_SHA_MIN_STREAMS,
+                    |states, data| {
+                        // SAFETY: `cpu_arm_sha::get()` confirmed the `sha2`
+                        // feature of `aarch64_sha::compress_lanes` above,
+                        // before the scheduler started.
+                        unsafe { aarch64_sha::compress_lanes(states, data) }
+                    },
+                );
+            }
+        }
         _ => {
             for (input, output) in inputs.iter().zip(outputs.iter_mut()) {
                 *output = hash_core::Hasher::<Sha1>::digest_with_backend(backend, input);
@@ -245,3 +306,16 @@ const SHANI_MIN_STREAMS: usize = 2;
 /// 8-lane step costs as much as about 3.2 single-stream blocks.
 #[cfg(all(target_arch = "x86_64", feature = "avx2"))]
 const AVX2_MIN_LANES: usize = 4;
+
+/// Interleaved streams of the ARMv8 batch engine. No aarch64 hardware was
+/// at hand to measure; this follows ISA-L's aarch64 multi-buffer SHA-1,
+/// which runs up to three crypto-extension streams: one stream is bound by
+/// the latency of its `sha1c`/`sha1p`/`sha1m` chain (20 dependent
+/// instructions per block), and three streams fit the 32 vector registers
+/// without spilling.
+#[cfg(all(target_arch = "aarch64", feature = "arm-sha"))]
+const ARM_SHA_STREAMS: usize = 3;
+/// The fewest busy streams for which the ARMv8 batch engine runs; a lone
+/// last message finishes as a single stream.
+#[cfg(all(target_arch = "aarch64", feature = "arm-sha"))]
+const ARM_SHA_MIN_STREAMS: usize = 2;

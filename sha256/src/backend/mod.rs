@@ -10,6 +10,8 @@
 use hash_core::typenum::U64;
 use hash_core::{BackendKind, Block, DetectCache};
 
+#[cfg(all(target_arch = "aarch64", feature = "arm-sha"))]
+mod aarch64_sha;
 mod portable;
 #[cfg(all(target_arch = "x86_64", feature = "avx2"))]
 mod x86_avx2;
@@ -24,6 +26,11 @@ cpufeatures::new!(cpu_shani, "sha", "sse2", "ssse3", "sse4.1");
 cpufeatures::new!(cpu_avx2, "avx2", "bmi1", "bmi2");
 #[cfg(all(target_arch = "x86_64", feature = "avx512"))]
 cpufeatures::new!(cpu_avx512, "avx512f", "avx512bw");
+// `sha2` is FEAT_SHA256 (Linux HWCAP_SHA2, on macOS always present). The
+// Arm architecture requires FEAT_SHA1 wherever FEAT_SHA256 is implemented
+// (ID_AA64ISAR0_EL1.SHA2 is nonzero only if .SHA1 is).
+#[cfg(all(target_arch = "aarch64", feature = "arm-sha"))]
+cpufeatures::new!(cpu_arm_sha, "sha2");
 
 /// A SHA-256 compression backend.
 ///
@@ -69,6 +76,21 @@ pub enum Backend {
     /// Needs x86-64 with `avx2`, `bmi1`, `bmi2` and the `avx2` cargo feature
     /// (on by default).
     Avx2,
+    /// The ARMv8 SHA-256 instructions (`sha256h`, `sha256h2`, `sha256su0`,
+    /// `sha256su1`; FEAT_SHA256: every Apple M-series, AWS Graviton, Ampere,
+    /// Cortex-A53 and later core that has the Cryptographic Extension).
+    ///
+    /// One message: four rounds per `sha256h` + `sha256h2` pair, the state
+    /// in two vector registers (ABCD, EFGH) for the whole run of blocks.
+    /// `digest_many`: three messages at once (two for a batch of two) as
+    /// interleaved instruction streams, which fills the gaps in each
+    /// stream's latency-bound `sha256h` chain, in the manner of ISA-L's
+    /// aarch64 multi-buffer code; a lone last message runs as one stream.
+    ///
+    /// Needs aarch64 with `sha2` (detected through Linux hwcaps or, on
+    /// macOS, always present) and the `arm-sha` cargo feature (on by
+    /// default).
+    ArmSha,
     /// Safe, fully unrolled Rust; runs everywhere. `digest_many` hashes the
     /// messages one after another.
     Portable,
@@ -77,12 +99,13 @@ pub enum Backend {
 static DETECTED: DetectCache = DetectCache::new();
 
 impl BackendKind for Backend {
-    const ALL: &'static [Backend] = &[Backend::ShaNi, Backend::Avx2, Backend::Portable];
+    const ALL: &'static [Backend] = &[Backend::ShaNi, Backend::Avx2, Backend::ArmSha, Backend::Portable];
 
     fn name(self) -> &'static str {
         match self {
             Backend::ShaNi => "sha-ni",
             Backend::Avx2 => "avx2",
+            Backend::ArmSha => "arm-sha",
             Backend::Portable => "portable",
         }
     }
@@ -91,6 +114,7 @@ impl BackendKind for Backend {
         match self {
             Backend::ShaNi => "x86-64 with sha, sse2, ssse3, sse4.1 and the `shani` cargo feature",
             Backend::Avx2 => "x86-64 with avx2, bmi1, bmi2 and the `avx2` cargo feature",
+            Backend::ArmSha => "aarch64 with sha2 (the SHA-256 instructions) and the `arm-sha` cargo feature",
             Backend::Portable => "",
         }
     }
@@ -100,6 +124,7 @@ impl BackendKind for Backend {
         match self {
             Backend::ShaNi => shani_supported(),
             Backend::Avx2 => avx2_supported(),
+            Backend::ArmSha => arm_sha_supported(),
             Backend::Portable => true,
         }
     }
@@ -133,6 +158,19 @@ fn avx2_supported() -> bool {
         cpu_avx2::get()
     }
     #[cfg(not(all(target_arch = "x86_64", feature = "avx2")))]
+    {
+        false
+    }
+}
+
+/// Whether the ARMv8 SHA-256 backend is compiled in and this CPU can run it.
+#[inline]
+fn arm_sha_supported() -> bool {
+    #[cfg(all(target_arch = "aarch64", feature = "arm-sha"))]
+    {
+        cpu_arm_sha::get()
+    }
+    #[cfg(not(all(target_arch = "aarch64", feature = "arm-sha")))]
     {
         false
     }
@@ -177,6 +215,16 @@ pub(crate) fn compress(backend: Backend, state: &mut [u32; 8], blocks: &[Block<U
                 // SAFETY: `cpu_avx2::get()` just confirmed that this CPU has
                 // avx2, bmi1 and bmi2, the features `compress` enables.
                 unsafe { x86_avx2::compress(state, blocks) };
+                return;
+            }
+            unsupported(backend)
+        }
+        Backend::ArmSha => {
+            #[cfg(all(target_arch = "aarch64", feature = "arm-sha"))]
+            if cpu_arm_sha::get() {
+                // SAFETY: `cpu_arm_sha::get()` just confirmed that this CPU
+                // has sha2, the feature `compress` enables.
+                unsafe { aarch64_sha::compress(state, blocks) };
                 return;
             }
             unsupported(backend)
@@ -257,6 +305,8 @@ enum Engine {
     Avx2Lanes,
     /// Sixteen AVX-512 lanes (`x86_avx512`).
     Avx512Lanes,
+    /// Interleaved ARMv8 SHA-256 streams (`aarch64_sha`).
+    ArmShaStreams,
     /// One message after another with the single-stream code.
     OneByOne,
 }
@@ -287,6 +337,7 @@ fn engine(backend: Backend, messages: usize) -> Engine {
         Backend::Avx2 if messages >= 4 && avx512_supported() => Engine::Avx512Lanes,
         Backend::ShaNi => Engine::ShaNiStreams,
         Backend::Avx2 => Engine::Avx2Lanes,
+        Backend::ArmSha => Engine::ArmShaStreams,
         Backend::Portable => Engine::OneByOne,
     }
 }
@@ -348,6 +399,15 @@ where
             panic!(
                 "sha256: the AVX-512 batch engine needs x86-64 with avx512f, avx512bw and the `avx512` cargo feature"
             )
+        }
+        Engine::ArmShaStreams => {
+            #[cfg(all(target_arch = "aarch64", feature = "arm-sha"))]
+            if cpu_arm_sha::get() {
+                // SAFETY: `cpu_arm_sha::get()` just confirmed that this CPU
+                // has sha2, which `digest_many` requires.
+                return unsafe { aarch64_sha::digest_many::<A>(inputs, outputs) };
+            }
+            unsupported(Backend::ArmSha)
         }
         Engine::OneByOne => {
             for (input, output) in inputs.iter().zip(outputs.iter_mut()) {
@@ -412,6 +472,7 @@ mod tests {
             (Engine::Avx512Lanes, Backend::ShaNi, super::avx512_supported() && super::shani_supported()),
             (Engine::Avx512Lanes, Backend::Avx2, super::avx512_supported() && super::avx2_supported()),
             (Engine::Avx512Lanes, Backend::Portable, super::avx512_supported()),
+            (Engine::ArmShaStreams, Backend::ArmSha, super::arm_sha_supported()),
             (Engine::OneByOne, Backend::Portable, true),
         ];
         for (engine, single, supported) in engines {

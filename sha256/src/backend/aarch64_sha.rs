@@ -1,0 +1,218 @@
+//! SHA-256 compression (FIPS 180-4 §6.2.2) with the ARMv8 SHA256
+//! instructions (FEAT_SHA256, Rust target feature `sha2`).
+//!
+//! The state lives in two vector registers, ABCD and EFGH (a and e in lane
+//! 0), for the whole run of blocks. Each group of four rounds (§6.2.2 step
+//! 3) is one addition of four round constants to four message words and
+//! two instructions: `sha256h` produces the new ABCD and `sha256h2` the new
+//! EFGH, both from the old pair, so the old ABCD is copied first. The
+//! message schedule (§6.2.2 step 1) runs four words at a time:
+//! `sha256su0` adds σ0(W[t-15]) to W[t-16], and `sha256su1` adds W[t-7]
+//! and σ1(W[t-2]), including the words it is producing.
+//!
+//! For batches, [`compress_lanes`] runs `N` independent messages through
+//! the same code with their instructions interleaved: one stream's
+//! `sha256h`/`sha256h2` chain waits on the instructions' latency (a group
+//! of rounds cannot start before the previous one ends), and the other
+//! streams fill the gaps, as in Intel ISA-L's aarch64 multi-buffer code.
+
+use core::arch::aarch64::{
+    uint32x4_t, vaddq_u32, vdupq_n_u32, vld1q_u8_x4, vld1q_u32, vreinterpretq_u32_u8, vrev32q_u8, vsha256h2q_u32,
+    vsha256hq_u32, vsha256su0q_u32, vsha256su1q_u32, vst1q_u32,
+};
+
+use hash_core::typenum::U64;
+use hash_core::{Block, FixedAlgorithm};
+
+use super::Backend;
+use crate::consts::K;
+
+/// Interleaved streams of the batch engine. Without aarch64 hardware here
+/// this follows ISA-L, whose aarch64 SHA-256 manager runs at most three
+/// crypto-extension streams: the `sha256h` chain of one stream is latency
+/// bound (16 dependent groups per block), and three streams keep 26 of the
+/// 32 vector registers busy without spilling.
+const STREAMS: usize = 3;
+
+/// The fewest busy streams for which the 3-stream engine runs; a lone last
+/// message finishes on the single-stream path.
+const MIN_ACTIVE: usize = 2;
+
+/// Four round constants K[4g .. 4g+4] (§4.2.2).
+#[inline]
+#[target_feature(enable = "sha2")]
+fn k4(g: usize) -> uint32x4_t {
+    let k: &[u32; 4] = K[4 * g..4 * g + 4].try_into().expect("K has 64 words");
+    // SAFETY: `k` is four readable u32; `vld1q_u32` has no alignment
+    // requirement beyond the element's.
+    unsafe { vld1q_u32(k.as_ptr()) }
+}
+
+/// The block's sixteen message words W[0..16] as four vectors, big-endian
+/// per §3.1 (one `ld1` of 64 bytes and four byte swaps).
+#[inline]
+#[target_feature(enable = "sha2")]
+fn load_block(block: &[u8; 64]) -> [uint32x4_t; 4] {
+    // SAFETY: `block` is 64 readable bytes, what `vld1q_u8_x4` reads.
+    let raw = unsafe { vld1q_u8_x4(block.as_ptr()) };
+    [
+        vreinterpretq_u32_u8(vrev32q_u8(raw.0)),
+        vreinterpretq_u32_u8(vrev32q_u8(raw.1)),
+        vreinterpretq_u32_u8(vrev32q_u8(raw.2)),
+        vreinterpretq_u32_u8(vrev32q_u8(raw.3)),
+    ]
+}
+
+/// Rounds 4G .. 4G+3 of every stream. From G = 4 on, the message vector
+/// `m[s][G % 4]` (which held W[4G-16 .. 4G-12]) is first replaced by
+/// W[4G .. 4G+4].
+#[inline]
+#[target_feature(enable = "sha2")]
+fn quad<const N: usize, const G: usize>(
+    abcd: &mut [uint32x4_t; N],
+    efgh: &mut [uint32x4_t; N],
+    m: &mut [[uint32x4_t; 4]; N],
+) {
+    let k = k4(G);
+    for s in 0..N {
+        let w = &mut m[s];
+        if G >= 4 {
+            // W[t] = σ1(W[t-2]) + W[t-7] + σ0(W[t-15]) + W[t-16], t = 4G .. 4G+3.
+            let x = vsha256su0q_u32(w[G % 4], w[(G + 1) % 4]);
+            w[G % 4] = vsha256su1q_u32(x, w[(G + 2) % 4], w[(G + 3) % 4]);
+        }
+        let wk = vaddq_u32(w[G % 4], k);
+        // Both instructions read the old ABCD and EFGH.
+        let abcd_in = abcd[s];
+        abcd[s] = vsha256hq_u32(abcd_in, efgh[s], wk);
+        efgh[s] = vsha256h2q_u32(efgh[s], abcd_in, wk);
+    }
+}
+
+/// Compress one block into each of `N` states (all 64 rounds and step 4
+/// of §6.2.2), the streams' instructions interleaved.
+#[inline]
+#[target_feature(enable = "sha2")]
+fn block_n<const N: usize>(abcd: &mut [uint32x4_t; N], efgh: &mut [uint32x4_t; N], blocks: [&[u8; 64]; N]) {
+    let (abcd_in, efgh_in) = (*abcd, *efgh);
+    let mut m = [[vdupq_n_u32(0); 4]; N];
+    for s in 0..N {
+        m[s] = load_block(blocks[s]);
+    }
+    quad::<N, 0>(abcd, efgh, &mut m);
+    quad::<N, 1>(abcd, efgh, &mut m);
+    quad::<N, 2>(abcd, efgh, &mut m);
+    quad::<N, 3>(abcd, efgh, &mut m);
+    quad::<N, 4>(abcd, efgh, &mut m);
+    quad::<N, 5>(abcd, efgh, &mut m);
+    quad::<N, 6>(abcd, efgh, &mut m);
+    quad::<N, 7>(abcd, efgh, &mut m);
+    quad::<N, 8>(abcd, efgh, &mut m);
+    quad::<N, 9>(abcd, efgh, &mut m);
+    quad::<N, 10>(abcd, efgh, &mut m);
+    quad::<N, 11>(abcd, efgh, &mut m);
+    quad::<N, 12>(abcd, efgh, &mut m);
+    quad::<N, 13>(abcd, efgh, &mut m);
+    quad::<N, 14>(abcd, efgh, &mut m);
+    quad::<N, 15>(abcd, efgh, &mut m);
+    // Step 4: H(i) = working variables + H(i-1).
+    for s in 0..N {
+        abcd[s] = vaddq_u32(abcd[s], abcd_in[s]);
+        efgh[s] = vaddq_u32(efgh[s], efgh_in[s]);
+    }
+}
+
+/// Load a state in FIPS order into the ABCD and EFGH vectors.
+#[inline]
+#[target_feature(enable = "sha2")]
+fn load_state(state: &[u32; 8]) -> (uint32x4_t, uint32x4_t) {
+    let (lo, hi) = state.split_at(4);
+    // SAFETY: `lo` holds four u32; `vld1q_u32` reads four.
+    let abcd = unsafe { vld1q_u32(lo.as_ptr()) };
+    // SAFETY: `hi` holds four u32; `vld1q_u32` reads four.
+    let efgh = unsafe { vld1q_u32(hi.as_ptr()) };
+    (abcd, efgh)
+}
+
+/// Store the ABCD and EFGH vectors to `state` in FIPS order.
+#[inline]
+#[target_feature(enable = "sha2")]
+fn store_state(abcd: uint32x4_t, efgh: uint32x4_t, state: &mut [u32; 8]) {
+    let (lo, hi) = state.split_at_mut(4);
+    // SAFETY: `lo` holds four u32; `vst1q_u32` writes four.
+    unsafe { vst1q_u32(lo.as_mut_ptr(), abcd) };
+    // SAFETY: `hi` holds four u32; `vst1q_u32` writes four.
+    unsafe { vst1q_u32(hi.as_mut_ptr(), efgh) };
+}
+
+/// Compress `blocks` into `state`, one after another.
+#[target_feature(enable = "sha2")]
+pub(super) fn compress(state: &mut [u32; 8], blocks: &[Block<U64>]) {
+    let (abcd, efgh) = load_state(state);
+    let (mut abcd, mut efgh) = ([abcd], [efgh]);
+    for block in blocks {
+        let (bytes, _) = block[..].as_chunks::<64>();
+        block_n::<1>(&mut abcd, &mut efgh, [&bytes[0]]);
+    }
+    store_state(abcd[0], efgh[0], state);
+}
+
+/// Compress `data[s]` into `states[s]` for every stream `s`; the slices
+/// have equal lengths, a whole number of blocks (the scheduler's contract).
+#[target_feature(enable = "sha2")]
+fn compress_lanes<const N: usize>(states: &mut [[u32; 8]; N], data: [&[u8]; N]) {
+    assert!(
+        data.iter().all(|d| d.len() == data[0].len() && d.len() % 64 == 0),
+        "the scheduler hands every lane the same whole number of blocks"
+    );
+    let (first, _) = load_state(&states[0]);
+    let (mut abcd, mut efgh) = ([first; N], [first; N]);
+    let mut rows: [&[[u8; 64]]; N] = [&[]; N];
+    for s in 0..N {
+        (abcd[s], efgh[s]) = load_state(&states[s]);
+        rows[s] = data[s].as_chunks::<64>().0;
+    }
+    for (i, block0) in rows[0].iter().enumerate() {
+        let mut blocks = [block0; N];
+        for s in 1..N {
+            blocks[s] = &rows[s][i];
+        }
+        block_n::<N>(&mut abcd, &mut efgh, blocks);
+    }
+    for s in 0..N {
+        store_state(abcd[s], efgh[s], &mut states[s]);
+    }
+}
+
+/// Hash each of `inputs` into the matching `outputs` slot, [`STREAMS`]
+/// messages at a time (see `hash_core::multi`); a batch of two runs as two
+/// streams.
+///
+/// # Safety
+/// The CPU must support `sha2` (FEAT_SHA256 and FEAT_SHA1; NEON comes with
+/// every aarch64 target).
+pub(super) unsafe fn digest_many<A>(inputs: &[&[u8]], outputs: &mut [A::Output])
+where
+    A: FixedAlgorithm<State = [u32; 8], Backend = Backend>,
+{
+    /// The scheduler on `N` streams.
+    ///
+    /// # Safety
+    /// As for `digest_many`.
+    unsafe fn streams<A, const N: usize>(inputs: &[&[u8]], outputs: &mut [A::Output], min_active: usize)
+    where
+        A: FixedAlgorithm<State = [u32; 8], Backend = Backend>,
+    {
+        hash_core::multi::digest_many_lanes::<A, N>(Backend::ArmSha, inputs, outputs, min_active, |states, data| {
+            // SAFETY: the caller of `digest_many` guarantees `sha2`, the
+            // feature `compress_lanes` enables.
+            unsafe { compress_lanes::<N>(states, data) }
+        });
+    }
+    match inputs.len() {
+        // SAFETY: the caller guarantees the CPU features.
+        2 => unsafe { streams::<A, 2>(inputs, outputs, 2) },
+        // SAFETY: the caller guarantees the CPU features.
+        _ => unsafe { streams::<A, STREAMS>(inputs, outputs, MIN_ACTIVE) },
+    }
+}
