@@ -80,12 +80,14 @@ impl<'a> Lane<'a> {
     }
 
     /// What the lane compresses next: its body, then its tail.
+    #[inline]
     fn segment(&self) -> &[u8] {
         if self.body.is_empty() { &self.tail[self.tail_pos..self.tail_len] } else { self.body }
     }
 
     /// Mark `n` bytes of the current segment compressed; true when the whole
     /// message (tail included) is done.
+    #[inline]
     fn advance(&mut self, n: usize) -> bool {
         if self.body.is_empty() {
             self.tail_pos += n;
@@ -121,6 +123,7 @@ impl<'i, 'a> Queue<'i, 'a> {
         Queue { inputs, next: 0, taken: 0, longest_first }
     }
 
+    #[inline]
     fn pop(&mut self) -> Option<(usize, &'a [u8])> {
         if self.next >= self.inputs.len() {
             return None;
@@ -149,6 +152,7 @@ impl<'i, 'a> Queue<'i, 'a> {
         Some((job, self.inputs[job]))
     }
 
+    #[inline]
     fn is_empty(&self) -> bool {
         self.next >= self.inputs.len()
     }
