@@ -123,6 +123,7 @@ impl BackendKind for Backend {
             Engine::Avx2Lanes if messages < 3 => "one by one",
             Engine::Avx2Lanes => "avx2 8 lanes",
             Engine::Avx512Lanes => "avx512 16 lanes",
+            Engine::Avx512LanesLean => "avx512 16 lanes, lean rounds",
             Engine::OneByOne => "one by one",
         }
     }
@@ -210,8 +211,12 @@ enum Engine {
     ShaNiStreams,
     /// Eight AVX2 lanes (`x86_avx2`).
     Avx2Lanes,
-    /// Sixteen AVX-512 lanes (`x86_avx512`).
+    /// Sixteen AVX-512 lanes (`x86_avx512`), rounds shaped for latency
+    /// (AMD).
     Avx512Lanes,
+    /// Sixteen AVX-512 lanes, rounds in the fewest instructions (Intel and
+    /// other vendors).
+    Avx512LanesLean,
     /// One message after another with the single-stream code.
     OneByOne,
 }
@@ -242,12 +247,27 @@ fn avx512_supported() -> bool {
 /// streams gain little: break-even at about 8 messages against one stream.
 fn engine(backend: Backend, messages: usize) -> Engine {
     match backend {
-        Backend::ShaNi if messages >= 9 && avx512_supported() => Engine::Avx512Lanes,
-        Backend::Avx2 if messages >= 4 && avx512_supported() => Engine::Avx512Lanes,
+        Backend::ShaNi if messages >= 9 && avx512_supported() => avx512_engine(),
+        Backend::Avx2 if messages >= 4 && avx512_supported() => avx512_engine(),
         Backend::ShaNi => Engine::ShaNiStreams,
         Backend::Avx2 => Engine::Avx2Lanes,
         Backend::Portable => Engine::OneByOne,
     }
+}
+
+/// The shape of the 16-lane rounds for this CPU, decided once per process:
+/// latency-shaped on AMD (three-cycle vector latency on Zen 5), fewest
+/// instructions elsewhere (Intel cores issue 512-bit operations on ports
+/// 0 and 5 only, their rotations and shifts on port 0 alone).
+fn avx512_engine() -> Engine {
+    static CHOSEN: hash_core::cpu::EngineCache<1> = hash_core::cpu::EngineCache::new();
+    CHOSEN.get(0, &[Engine::Avx512Lanes, Engine::Avx512LanesLean], || {
+        if hash_core::cpu::vendor() == hash_core::cpu::Vendor::Amd {
+            Engine::Avx512Lanes
+        } else {
+            Engine::Avx512LanesLean
+        }
+    })
 }
 
 /// Hash each of `inputs` into the matching `outputs` slot with `backend`'s
@@ -296,13 +316,19 @@ where
             }
             unsupported(Backend::Avx2)
         }
-        Engine::Avx512Lanes => {
+        Engine::Avx512Lanes | Engine::Avx512LanesLean => {
             #[cfg(all(target_arch = "x86_64", feature = "avx512"))]
             if cpu_avx512::get() && backend.is_supported() {
-                // SAFETY: `cpu_avx512::get()` just confirmed that this CPU
-                // has avx512f and avx512bw, and `backend.is_supported()`
-                // that it runs `backend`: what `digest_many` requires.
-                return unsafe { x86_avx512::digest_many::<A>(backend, inputs, outputs) };
+                return if engine == Engine::Avx512LanesLean {
+                    // SAFETY: `cpu_avx512::get()` just confirmed that this
+                    // CPU has avx512f and avx512bw, and
+                    // `backend.is_supported()` that it runs `backend`: what
+                    // `digest_many` requires.
+                    unsafe { x86_avx512::digest_many::<A, true>(backend, inputs, outputs) }
+                } else {
+                    // SAFETY: as above.
+                    unsafe { x86_avx512::digest_many::<A, false>(backend, inputs, outputs) }
+                };
             }
             panic!(
                 "sha256: the AVX-512 batch engine needs x86-64 with avx512f, avx512bw and the `avx512` cargo feature"
@@ -371,6 +397,8 @@ mod tests {
             (Engine::Avx512Lanes, Backend::ShaNi, super::avx512_supported() && super::shani_supported()),
             (Engine::Avx512Lanes, Backend::Avx2, super::avx512_supported() && super::avx2_supported()),
             (Engine::Avx512Lanes, Backend::Portable, super::avx512_supported()),
+            (Engine::Avx512LanesLean, Backend::ShaNi, super::avx512_supported() && super::shani_supported()),
+            (Engine::Avx512LanesLean, Backend::Portable, super::avx512_supported()),
             (Engine::OneByOne, Backend::Portable, true),
         ];
         for (engine, single, supported) in engines {
