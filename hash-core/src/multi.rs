@@ -77,6 +77,7 @@ impl<'a> Lane<'a> {
         self.body = body;
         self.tail_len = len;
         self.tail_pos = 0;
+        self.merge();
     }
 
     /// What the lane compresses next: its body, then its tail.
@@ -94,7 +95,24 @@ impl<'a> Lane<'a> {
             self.tail_pos == self.tail_len
         } else {
             self.body = &self.body[n..];
+            self.merge();
             false
+        }
+    }
+
+    /// Once the rest of the body fits in the tail buffer ahead of the
+    /// padded tail, copy it there: body and tail then form one segment, so
+    /// the lane's message ends in one event instead of two (a body end and
+    /// then a one- or two-block tail, which would cut every lane's step
+    /// short), and batches of unequal lengths run fewer, longer steps.
+    #[inline]
+    fn merge(&mut self) {
+        let rest = self.body.len();
+        if rest > 0 && self.tail_pos == 0 && rest + self.tail_len <= TAIL_CAP {
+            self.tail.copy_within(..self.tail_len, rest);
+            self.tail[..rest].copy_from_slice(self.body);
+            self.tail_len += rest;
+            self.body = &[];
         }
     }
 }
