@@ -180,6 +180,7 @@ pub struct ManySubject {
     pub baseline: bool,
     run: Box<ManyRunFn>,
     hash: Box<ManyHashFn>,
+    engine: Box<dyn Fn(usize) -> &'static str>,
 }
 
 impl ManySubject {
@@ -206,7 +207,20 @@ impl ManySubject {
                 *o = r[..out_len].to_vec();
             }
         };
-        ManySubject { algo, label, baseline, run: Box::new(run), hash: Box::new(hash) }
+        let engine = Box::new(move |_: usize| if baseline { "one by one" } else { "-" });
+        ManySubject { algo, label, baseline, run: Box::new(run), hash: Box::new(hash), engine }
+    }
+
+    /// Name the engine a batch of a given size runs on
+    /// (`Backend::batch_engine`).
+    pub fn with_engine(mut self, engine: impl Fn(usize) -> &'static str + 'static) -> Self {
+        self.engine = Box::new(engine);
+        self
+    }
+
+    /// The engine a batch of `messages` runs on (`"avx512 16 lanes"`).
+    pub fn engine(&self, messages: usize) -> &'static str {
+        (self.engine)(messages)
     }
 
     /// Hash the batch `iters` times.
@@ -365,23 +379,26 @@ macro_rules! fixed_many {
         let detected = <$backend>::detect();
         let mut v = Vec::new();
         for b in <$backend>::available() {
-            v.push(ManySubject::new(
-                $algo,
-                format!("digest_many {}", b.name()),
-                false,
-                move |inputs: &[&[u8]], outs: &mut [[u8; MAX_OUT]]| {
-                    // Batches in chunks of 64 on the stack: no allocation
-                    // inside the timed loop.
-                    let mut digests = [[0u8; $n]; 64];
-                    for (ins, outs) in inputs.chunks(64).zip(outs.chunks_mut(64)) {
-                        let digests = &mut digests[..ins.len()];
-                        <$ty>::digest_many_with_backend(b, ins, digests);
-                        for (o, d) in outs.iter_mut().zip(digests.iter()) {
-                            o[..$n].copy_from_slice(d);
+            v.push(
+                ManySubject::new(
+                    $algo,
+                    format!("digest_many {}", b.name()),
+                    false,
+                    move |inputs: &[&[u8]], outs: &mut [[u8; MAX_OUT]]| {
+                        // Batches in chunks of 64 on the stack: no allocation
+                        // inside the timed loop.
+                        let mut digests = [[0u8; $n]; 64];
+                        for (ins, outs) in inputs.chunks(64).zip(outs.chunks_mut(64)) {
+                            let digests = &mut digests[..ins.len()];
+                            <$ty>::digest_many_with_backend(b, ins, digests);
+                            for (o, d) in outs.iter_mut().zip(digests.iter()) {
+                                o[..$n].copy_from_slice(d);
+                            }
                         }
-                    }
-                },
-            ));
+                    },
+                )
+                .with_engine(move |messages| b.batch_engine(messages)),
+            );
         }
         v.push(ManySubject::new(
             $algo,
@@ -403,21 +420,24 @@ macro_rules! xof_many {
         let detected = <$backend>::detect();
         let mut v = Vec::new();
         for b in <$backend>::available() {
-            v.push(ManySubject::new(
-                $algo,
-                format!("digest_xof_many {}", b.name()),
-                false,
-                move |inputs: &[&[u8]], outs: &mut [[u8; MAX_OUT]]| {
-                    for (ins, outs) in inputs.chunks(64).zip(outs.chunks_mut(64)) {
-                        let mut slots: [&mut [u8]; 64] = std::array::from_fn(|_| &mut [][..]);
-                        let n = outs.len();
-                        for (slot, o) in slots.iter_mut().zip(outs.iter_mut()) {
-                            *slot = &mut o[..$n];
+            v.push(
+                ManySubject::new(
+                    $algo,
+                    format!("digest_xof_many {}", b.name()),
+                    false,
+                    move |inputs: &[&[u8]], outs: &mut [[u8; MAX_OUT]]| {
+                        for (ins, outs) in inputs.chunks(64).zip(outs.chunks_mut(64)) {
+                            let mut slots: [&mut [u8]; 64] = std::array::from_fn(|_| &mut [][..]);
+                            let n = outs.len();
+                            for (slot, o) in slots.iter_mut().zip(outs.iter_mut()) {
+                                *slot = &mut o[..$n];
+                            }
+                            <$ty>::digest_xof_many_with_backend(b, ins, &mut slots[..n]);
                         }
-                        <$ty>::digest_xof_many_with_backend(b, ins, &mut slots[..n]);
-                    }
-                },
-            ));
+                    },
+                )
+                .with_engine(move |messages| b.batch_engine(messages)),
+            );
         }
         v.push(ManySubject::new(
             $algo,

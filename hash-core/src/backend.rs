@@ -24,6 +24,15 @@ pub trait BackendKind: Copy + Eq + fmt::Debug + Send + Sync + 'static {
     /// Whether this CPU can run the backend (a cached run-time check).
     fn is_supported(self) -> bool;
 
+    /// The name of the engine `digest_many` runs a batch of `messages`
+    /// messages on with this backend on this CPU (`"avx512 16 lanes"`,
+    /// `"sha-ni 5 streams"`, `"one by one"`), which may differ from the
+    /// backend itself: see [`crate::cpu`]. The default names the backend.
+    fn batch_engine(self, messages: usize) -> &'static str {
+        let _ = messages;
+        self.name()
+    }
+
     /// The best backend this CPU supports.
     ///
     /// The default walks [`BackendKind::ALL`]; crates cache the answer with
@@ -161,6 +170,12 @@ macro_rules! backend_api {
             #[inline]
             pub fn name(self) -> &'static str {
                 <Self as $crate::BackendKind>::name(self)
+            }
+
+            /// The engine `digest_many` runs a batch of `messages` messages
+            /// on with this backend on this CPU (see the backend's docs).
+            pub fn batch_engine(self, messages: usize) -> &'static str {
+                <Self as $crate::BackendKind>::batch_engine(self, messages)
             }
 
             /// Whether this CPU can run the backend.

@@ -31,6 +31,7 @@
 extern crate std;
 
 mod backend;
+pub mod cpu;
 #[cfg(feature = "digest")]
 mod digest_impls;
 mod fixed;

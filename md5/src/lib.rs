@@ -40,6 +40,8 @@
 //! ```
 #![no_std]
 #![warn(missing_docs)]
+#[cfg(test)]
+extern crate std;
 
 mod backend;
 mod consts;

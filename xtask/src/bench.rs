@@ -600,6 +600,9 @@ pub(crate) struct Many {
     pub(crate) baseline: bool,
     pub(crate) count: usize,
     pub(crate) size: usize,
+    /// The engine the batch ran on (`Backend::batch_engine`), or empty
+    /// when the measuring program did not say.
+    pub(crate) engine: String,
     /// Median nanoseconds per batch.
     pub(crate) ns: f64,
     pub(crate) min: f64,
@@ -657,12 +660,13 @@ impl Results {
                 min: num(min),
                 max: num(max),
             }),
-            ["many", algo, label, baseline, count, size, ns, min, _, _] => self.manys.push(Many {
+            ["many", algo, label, baseline, count, size, ns, min, _, _, ref engine @ ..] => self.manys.push(Many {
                 algo: s(algo),
                 label: s(label),
                 baseline: baseline == "1",
                 count: int(count),
                 size: int(size),
+                engine: engine.first().map_or(String::new(), |e| s(e)),
                 ns: num(ns),
                 min: num(min),
             }),
@@ -947,6 +951,19 @@ mod tests {
         r.parse_line(&["single", "sha256", "ours", "sha-ni", "1", "1024", "500", "480", "600", "7"]);
         r.parse_line(&["single", "sha256", "openssl", "-", "0", "1024", "1000", "900", "1100", "7"]);
         r.parse_line(&["many", "sha256", "digest_many sha-ni", "0", "64", "64", "6400", "6000", "7000", "7"]);
+        r.parse_line(&[
+            "many",
+            "sha256",
+            "digest_many sha-ni",
+            "0",
+            "64",
+            "1024",
+            "64000",
+            "60000",
+            "70000",
+            "7",
+            "avx512 16 lanes",
+        ]);
         r.parse_line(&["garbage"]);
         assert_eq!(r.masked, None);
         r.parse_line(&["masked", "sha-ni", "our SHA-NI backends left out"]);
@@ -957,6 +974,8 @@ mod tests {
         assert_eq!(r.singles[1].variant, "");
         assert!((r.singles[0].rate() - 1024.0 * 2e6).abs() < 1.0);
         assert!((r.manys[0].rate() - 64.0 * 64.0 * 1e9 / 6400.0).abs() < 1.0);
+        // An older measuring program names no engine.
+        assert_eq!((r.manys[0].engine.as_str(), r.manys[1].engine.as_str()), ("", "avx512 16 lanes"));
     }
 
     #[test]

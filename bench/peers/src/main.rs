@@ -23,7 +23,7 @@
 //! plan    <number of measurements>
 //! progress <n> <text>
 //! single  <algorithm> <family> <variant> <detected 0|1> <bytes> <median ns> <min ns> <max ns> <rounds>
-//! many    <algorithm> <label> <baseline 0|1> <messages> <bytes each> <median ns> <min ns> <max ns> <rounds>
+//! many    <algorithm> <label> <baseline 0|1> <messages> <bytes each> <median ns> <min ns> <max ns> <rounds> <engine>
 //! done
 //! ```
 
@@ -377,7 +377,8 @@ fn run(o: &Options) -> Result<(), String> {
                 many.iter().map(|m| Box::new(|iters| m.run(&inputs, iters)) as Box<dyn Fn(u64) -> u8>).collect();
             let refs: Vec<&dyn Fn(u64) -> u8> = runs.iter().map(|b| b.as_ref()).collect();
             for (m, (median, min, max)) in many.iter().zip(interleaved(&refs, o.rounds, o.round)) {
-                emit!("many", algo.id, &m.label, u8::from(m.baseline), count, size, median, min, max, o.rounds);
+                let engine = m.engine(count);
+                emit!("many", algo.id, &m.label, u8::from(m.baseline), count, size, median, min, max, o.rounds, engine);
             }
         }
     }

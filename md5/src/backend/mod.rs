@@ -124,6 +124,10 @@ impl BackendKind for Backend {
     fn detect() -> Self {
         DETECTED.get()
     }
+
+    fn batch_engine(self, messages: usize) -> &'static str {
+        batch_engine(self, messages)
+    }
 }
 
 hash_core::backend_api!(Backend);
@@ -158,52 +162,83 @@ pub(crate) fn compress(backend: Backend, state: &mut [u32; 4], blocks: &[Block<U
     }
 }
 
-/// The AVX2 batch engine for `N` lanes: `N / 8` groups of 8 interleaved.
-/// `min_active` is the fewest busy lanes for which it beats the scalar code
-/// once the batch has run dry.
+/// Run `compress::<M>` on the first `M` of the `N` lanes.
+#[cfg(all(target_arch = "x86_64", any(feature = "avx2", feature = "avx512")))]
+#[inline(always)]
+fn first_lanes<'d, const M: usize, const N: usize>(
+    states: &mut [[u32; 4]; N],
+    data: [&'d [u8]; N],
+    compress: impl FnOnce(&mut [[u32; 4]; M], [&'d [u8]; M]),
+) {
+    let Some((head, _)) = states.split_first_chunk_mut::<M>() else { unreachable!("M <= N lanes") };
+    compress(head, core::array::from_fn(|i| data[i]))
+}
+
+/// The AVX2 batch engine: up to four interleaved groups of 8 lanes, as many
+/// as the busy lanes need (see [`digest_many`]).
 ///
 /// # Panics
 /// If this CPU or build does not support `Backend::Avx2`.
 #[cfg(all(target_arch = "x86_64", feature = "avx2"))]
-fn digest_many_avx2<const N: usize>(inputs: &[&[u8]], outputs: &mut [[u8; 16]], min_active: usize) {
+fn digest_many_avx2(inputs: &[&[u8]], outputs: &mut [[u8; 16]]) {
     if !Backend::Avx2.is_supported() {
         unsupported(Backend::Avx2)
     }
-    hash_core::multi::digest_many_lanes::<crate::algorithm::Md5, N>(
+    hash_core::multi::digest_many_lanes_narrowing::<crate::algorithm::Md5, 32>(
         Backend::Avx2,
         inputs,
         outputs,
-        min_active,
-        |states, data| {
-            // SAFETY: the lane engine needs AVX2, which `avx2_cpuid` (behind
-            // `Backend::Avx2.is_supported()`, checked above) has found on
-            // this CPU.
-            unsafe { x86_avx2::compress_lanes::<N>(states, data) }
+        MIN_ACTIVE,
+        |states, data, busy| {
+            // The lane engine needs AVX2, which `avx2_cpuid` (behind
+            // `Backend::Avx2.is_supported()`, checked above) has found.
+            match busy {
+                0..=8 => first_lanes::<8, 32>(states, data, |s, d| {
+                    // SAFETY: AVX2 checked above.
+                    unsafe { x86_avx2::compress_lanes::<8>(s, d) }
+                }),
+                9..=16 => first_lanes::<16, 32>(states, data, |s, d| {
+                    // SAFETY: AVX2 checked above.
+                    unsafe { x86_avx2::compress_lanes::<16>(s, d) }
+                }),
+                // SAFETY: AVX2 checked above.
+                _ => unsafe { x86_avx2::compress_lanes::<32>(states, data) },
+            }
         },
     );
 }
 
-/// The AVX-512 batch engine for `N` lanes: `N / 16` groups of 16
-/// interleaved. `min_active` is the fewest busy lanes for which it
-/// beats the scalar code once the batch has run dry.
+/// The AVX-512 batch engine: up to `N / 16` interleaved groups of 16
+/// lanes, as many as the busy lanes need (see [`digest_many`]).
 ///
 /// # Panics
 /// If this CPU or build does not support `Backend::Avx512`.
 #[cfg(all(target_arch = "x86_64", feature = "avx512"))]
-fn digest_many_avx512<const N: usize>(inputs: &[&[u8]], outputs: &mut [[u8; 16]], min_active: usize) {
+fn digest_many_avx512<const N: usize>(inputs: &[&[u8]], outputs: &mut [[u8; 16]]) {
     if !Backend::Avx512.is_supported() {
         unsupported(Backend::Avx512)
     }
-    hash_core::multi::digest_many_lanes::<crate::algorithm::Md5, N>(
+    hash_core::multi::digest_many_lanes_narrowing::<crate::algorithm::Md5, N>(
         Backend::Avx512,
         inputs,
         outputs,
-        min_active,
-        |states, data| {
-            // SAFETY: the lane engine needs AVX-512F, which `avx512_cpuid`
-            // (behind `Backend::Avx512.is_supported()`, checked above) has
-            // found on this CPU, with the OS saving the zmm registers.
-            unsafe { x86_avx512::compress_lanes::<N>(states, data) }
+        MIN_ACTIVE,
+        |states, data, busy| {
+            // The lane engine needs AVX-512F, which `avx512_cpuid` (behind
+            // `Backend::Avx512.is_supported()`, checked above) has found on
+            // this CPU, with the OS saving the zmm registers.
+            match busy {
+                0..=16 => first_lanes::<16, N>(states, data, |s, d| {
+                    // SAFETY: AVX-512F checked above.
+                    unsafe { x86_avx512::compress_lanes::<16>(s, d) }
+                }),
+                17..=32 if N > 32 => first_lanes::<32, N>(states, data, |s, d| {
+                    // SAFETY: AVX-512F checked above.
+                    unsafe { x86_avx512::compress_lanes::<32>(s, d) }
+                }),
+                // SAFETY: AVX-512F checked above.
+                _ => unsafe { x86_avx512::compress_lanes::<N>(states, data) },
+            }
         },
     );
 }
@@ -226,18 +261,67 @@ fn digest_many_neon<const N: usize>(inputs: &[&[u8]], outputs: &mut [[u8; 16]], 
     );
 }
 
+/// How many interleaved groups of 16 lanes the AVX-512 engine runs at
+/// most: four on AMD, two elsewhere, decided once per process (see
+/// [`digest_many`]).
+#[cfg(all(target_arch = "x86_64", feature = "avx512"))]
+fn avx512_groups() -> usize {
+    static CHOSEN: hash_core::cpu::EngineCache<1> = hash_core::cpu::EngineCache::new();
+    CHOSEN.get(0, &[2, 4], || if hash_core::cpu::vendor() == hash_core::cpu::Vendor::Amd { 4 } else { 2 })
+}
+
+/// The fewest busy lanes for which a SIMD step beats the scalar code once
+/// the batch has run dry: one step of the narrowest (8- or 16-lane) engine
+/// costs about 2.5 (AVX2) or 1.8 (AVX-512) scalar blocks on AMD Zen 5.
+#[cfg(all(target_arch = "x86_64", any(feature = "avx2", feature = "avx512")))]
+const MIN_ACTIVE: usize = 3;
+
+/// The engine a batch of `messages` runs on with `backend` (see
+/// [`digest_many`]).
+pub(crate) fn batch_engine(backend: Backend, messages: usize) -> &'static str {
+    match backend {
+        _ if messages < 3 => "one by one",
+        #[cfg(all(target_arch = "x86_64", feature = "avx512"))]
+        Backend::Avx512 if backend.is_supported() => match messages {
+            0..=16 => "avx512 16 lanes",
+            17..=32 => "avx512 2x16 lanes, narrowing",
+            _ if avx512_groups() == 4 => "avx512 4x16 lanes, narrowing",
+            _ => "avx512 2x16 lanes, narrowing",
+        },
+        Backend::Avx2 if backend.is_supported() => match messages {
+            0..=8 => "avx2 8 lanes",
+            9..=16 => "avx2 2x8 lanes, narrowing",
+            _ => "avx2 4x8 lanes, narrowing",
+        },
+        Backend::Aarch64 if backend.is_supported() && cfg!(target_feature = "neon") => match messages {
+            0..=4 => "neon 4 lanes",
+            _ => "neon 2x4 lanes",
+        },
+        _ => "one by one",
+    }
+}
+
 /// Hash each of `inputs` into the matching `outputs` slot with `backend`.
 ///
-/// The SIMD engines come in widths of 1, 2 or 4 interleaved groups of
-/// lanes, picked by batch size, each with the fewest busy lanes for which
-/// it beats the scalar code once the batch has run dry (`min_active`).
-/// One MD5 step is a chain of four to six dependent vector operations; on
-/// CPUs where those take two cycles each (AMD Zen 5, as measured here) a
-/// single group leaves the vector units mostly idle, so wide batches run
-/// four groups. Measured on Zen 5, one round of the AVX2 8-, 16- and
-/// 32-lane engines costs about 2.5, 2.7 and 3.3 scalar blocks, and of the
-/// AVX-512 16-, 32- and 64-lane engines about 1.8, 2.1 and 2.9, hence
-/// `min_active` of 3 or 4 (batches of one or two messages run scalar).
+/// The SIMD engines run up to four interleaved groups of lanes (4 x 8 for
+/// AVX2, 4 x 16 for AVX-512 on AMD, 2 x 16 for AVX-512 elsewhere), and
+/// each step runs only as many groups as hold busy lanes, which the
+/// scheduler keeps at the front: a batch of 20 messages runs two groups,
+/// and a batch of uneven lengths drops to fewer groups as its messages
+/// finish (the scheduler also starts the longest messages first when a
+/// batch has more messages than lanes). One MD5 step is a chain of four to
+/// six dependent vector operations. On CPUs where those take two cycles
+/// each (AMD Zen 5, as measured here) a single group leaves the vector
+/// units mostly idle, hence four groups: one round of the AVX2 8-, 16- and
+/// 32-lane engines costs about 2.5, 2.7 and 3.3 scalar blocks there, and
+/// of the AVX-512 16-, 32- and 64-lane engines about 1.8, 2.1 and 2.9. On
+/// Intel cores 512-bit operations take one cycle but issue on two ports
+/// only (0 and 5), so one group of 16 lanes already runs at 10.3 GB/s,
+/// two at 11.3 and four at 10.4 (Intel Xeon, Sapphire Rapids class): two
+/// groups, which let the longest-first order balance a batch of 64 uneven
+/// messages over 32 lanes. Batches of one or two messages, and the last
+/// one or two of any batch, run on the scalar code. [`Backend::batch_engine`]
+/// names the engine.
 ///
 /// # Panics
 /// If this CPU or build does not support `backend` (or the slices differ in
@@ -246,17 +330,12 @@ pub(crate) fn digest_many(backend: Backend, inputs: &[&[u8]], outputs: &mut [[u8
     hash_core::check_batch(inputs.len(), outputs.len());
     match backend {
         #[cfg(all(target_arch = "x86_64", feature = "avx512"))]
-        Backend::Avx512 if backend.is_supported() => match inputs.len() {
-            0..=16 => digest_many_avx512::<16>(inputs, outputs, 3),
-            17..=32 => digest_many_avx512::<32>(inputs, outputs, 4),
-            _ => digest_many_avx512::<64>(inputs, outputs, 4),
+        Backend::Avx512 if backend.is_supported() => match avx512_groups() {
+            4 => digest_many_avx512::<64>(inputs, outputs),
+            _ => digest_many_avx512::<32>(inputs, outputs),
         },
         #[cfg(all(target_arch = "x86_64", feature = "avx2"))]
-        Backend::Avx2 if backend.is_supported() => match inputs.len() {
-            0..=8 => digest_many_avx2::<8>(inputs, outputs, 3),
-            9..=16 => digest_many_avx2::<16>(inputs, outputs, 3),
-            _ => digest_many_avx2::<32>(inputs, outputs, 4),
-        },
+        Backend::Avx2 if backend.is_supported() => digest_many_avx2(inputs, outputs),
         // NEON is enabled for the whole build (standard aarch64 targets):
         // no run-time check. The widths and `min_active` are estimates on
         // paper (see `aarch64_neon.rs`), not measurements.
@@ -271,6 +350,65 @@ pub(crate) fn digest_many(backend: Backend, inputs: &[&[u8]], outputs: &mut [[u8
             }
             for (input, output) in inputs.iter().zip(outputs.iter_mut()) {
                 *output = crate::Md5::digest_with_backend(backend, input);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Backend;
+    use hash_core::testing::{Rng, say};
+    use std::vec;
+    use std::vec::Vec;
+
+    /// Every lane engine at every width this CPU runs (whichever one this
+    /// CPU's rule picks), on batches of mixed and of equal lengths, against
+    /// the portable backend.
+    #[test]
+    fn every_lane_engine_matches_portable() {
+        type Run = fn(&[&[u8]], &mut [[u8; 16]]);
+        let mut engines: Vec<(&str, Backend, Run)> = Vec::new();
+        #[cfg(all(target_arch = "x86_64", feature = "avx512"))]
+        {
+            engines.push(("avx512 2x16", Backend::Avx512, super::digest_many_avx512::<32>));
+            engines.push(("avx512 4x16", Backend::Avx512, super::digest_many_avx512::<64>));
+        }
+        #[cfg(all(target_arch = "x86_64", feature = "avx2"))]
+        engines.push(("avx2 4x8", Backend::Avx2, super::digest_many_avx2));
+        #[cfg(all(target_arch = "aarch64", target_endian = "little", feature = "aarch64", target_feature = "neon"))]
+        {
+            engines.push(("neon 4", Backend::Aarch64, |i, o| super::digest_many_neon::<4>(i, o, 3)));
+            engines.push(("neon 2x4", Backend::Aarch64, |i, o| super::digest_many_neon::<8>(i, o, 3)));
+        }
+        // Keeps `mut` needed on targets without any lane engine.
+        engines.retain(|_| true);
+        for (name, backend, run) in engines {
+            if !backend.is_supported() {
+                say(format_args!("md5: SKIPPED lane engine {name}: this CPU lacks [{backend}]"));
+                continue;
+            }
+            let mut rng = Rng::new(0x5eed_0d05);
+            for batch in [1usize, 2, 3, 5, 8, 9, 16, 17, 20, 33, 40, 64, 65, 100] {
+                for equal in [false, true] {
+                    let common = rng.below(3000);
+                    let msgs: Vec<Vec<u8>> = (0..batch)
+                        .map(|_| {
+                            let len = if equal { common } else { rng.below(3000) };
+                            rng.bytes(len)
+                        })
+                        .collect();
+                    let inputs: Vec<&[u8]> = msgs.iter().map(|m| &m[..]).collect();
+                    let mut got = vec![[0u8; 16]; batch];
+                    run(&inputs, &mut got);
+                    for (i, (m, d)) in msgs.iter().zip(&got).enumerate() {
+                        assert_eq!(
+                            *d,
+                            crate::Md5::digest_with_backend(Backend::Portable, m),
+                            "{name}: batch {batch}, message {i}"
+                        );
+                    }
+                }
             }
         }
     }

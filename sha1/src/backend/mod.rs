@@ -11,6 +11,8 @@ mod aarch64_sha;
 mod portable;
 #[cfg(all(target_arch = "x86_64", feature = "avx2"))]
 mod x86_avx2;
+#[cfg(all(target_arch = "x86_64", feature = "avx512"))]
+mod x86_avx512;
 #[cfg(all(target_arch = "x86_64", feature = "shani"))]
 mod x86_shani;
 
@@ -24,34 +26,54 @@ cpufeatures::new!(cpuid_avx2, "avx2", "bmi1", "bmi2");
 // (ID_AA64ISAR0_EL1.SHA2 is nonzero only if .SHA1 is).
 #[cfg(all(target_arch = "aarch64", feature = "arm-sha"))]
 cpufeatures::new!(cpu_arm_sha, "sha2");
+#[cfg(all(target_arch = "x86_64", feature = "avx512"))]
+cpufeatures::new!(cpuid_avx512, "avx512f", "avx512bw");
 
 /// A SHA-1 compression backend.
 ///
 /// [`Backend::detect`] picks the best one for this CPU; every hasher's
 /// `with_backend` forces one (it panics, naming the missing CPU features, if
-/// this CPU lacks them; `try_with_backend` returns the error instead). The
-/// same value selects the engine for one message and for `digest_many`
-/// batches.
+/// this CPU lacks them; `try_with_backend` returns the error instead).
+///
+/// The value selects the code for one message; `digest_many` batches run
+/// on the engine that [`Backend::batch_engine`] names, chosen once per
+/// process among the engines this CPU has:
+///
+/// | backend | CPU | batch engine |
+/// |---|---|---|
+/// | `sha-ni` | AMD (and Hygon) | 5 interleaved SHA-NI streams |
+/// | `sha-ni` | other vendors, with AVX-512F/BW | 16 AVX-512 lanes |
+/// | `sha-ni` | other vendors, with AVX2 only | 8 AVX2 lanes |
+/// | `avx2` | with AVX-512F/BW | 16 AVX-512 lanes |
+/// | `avx2` | without | 8 AVX2 lanes |
+/// | `portable` | any | one by one |
+///
+/// Why: on AMD Zen cores `sha1rnds4` is latency-bound, so five interleaved
+/// streams run 2.6 times as fast as one (AMD EPYC, Zen 5); on Intel cores
+/// it is throughput-bound, and interleaving gained nothing (1.00x on an
+/// Intel Xeon, Sapphire Rapids class) while 8 AVX2 lanes ran 1.81 times
+/// and 16 AVX-512 lanes about 3 times as fast as one SHA-NI stream. In
+/// every case the last few messages of a batch, once too few lanes would
+/// be busy, finish on the single-stream code of the backend itself.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Backend {
     /// The x86 SHA extensions (`sha1rnds4` and friends: four rounds per
     /// instruction). One message: one instruction stream, bound by the
-    /// latency of `sha1rnds4`. `digest_many`: five messages at a time with
-    /// their instruction streams interleaved, which keeps the SHA unit busy
-    /// while each stream waits on its last round (about 2.6 times the
-    /// single-stream throughput); the last message of a batch, once it runs
-    /// alone, finishes as a single stream. Needs x86-64 with `sha`, `sse2`, `ssse3`, `sse4.1`, and the `shani`
-    /// cargo feature (on by default).
+    /// latency of `sha1rnds4`. `digest_many`: see the table above; its
+    /// own engine runs five messages at a time with their instruction
+    /// streams interleaved, which keeps the SHA unit busy while each stream
+    /// waits on its last round. Needs x86-64 with `sha`, `sse2`, `ssse3`,
+    /// `sse4.1`, and the `shani` cargo feature (on by default).
     ShaNi,
     /// AVX2 and BMI. One message: the message schedule (W + K) computed
     /// with SIMD two blocks at a time ahead of the rounds, which run on
     /// scalar registers with `rorx` and `andn`. `digest_many`: eight
     /// messages at once, one in each 32-bit lane of the `ymm` registers
-    /// (about 2.5 times the single-stream throughput); once the batch runs
-    /// dry and fewer than four lanes are busy, those messages finish on the
-    /// single-stream path. Needs x86-64 with `avx2`, `bmi1`, `bmi2`, and the `avx2` cargo
-    /// feature (on by default).
+    /// (about 2.5 times the single-stream throughput), or sixteen in `zmm`
+    /// lanes where the CPU has AVX-512 (see the table above). Needs x86-64
+    /// with `avx2`, `bmi1`, `bmi2`, and the `avx2` cargo feature (on by
+    /// default).
     Avx2,
     /// The ARMv8 SHA1 instructions (`sha1c`, `sha1p`, `sha1m`, `sha1h`,
     /// `sha1su0`, `sha1su1`: four rounds per instruction; every Apple
@@ -115,6 +137,10 @@ impl BackendKind for Backend {
     fn detect() -> Self {
         DETECTED.get()
     }
+
+    fn batch_engine(self, messages: usize) -> &'static str {
+        batch_engine(self, messages).name()
+    }
 }
 
 hash_core::backend_api!(Backend);
@@ -175,7 +201,7 @@ pub(crate) fn compress(backend: Backend, state: &mut [u32; 5], blocks: &[Block<U
 /// `hash_core::FixedAlgorithm::compress_final`): the x86 backends do.
 #[inline(always)]
 pub(crate) fn has_compress_final(backend: Backend) -> bool {
-    cfg!(target_arch = "x86_64") && !matches!(backend, Backend::Portable)
+    cfg!(target_arch = "x86_64") && matches!(backend, Backend::ShaNi | Backend::Avx2)
 }
 
 /// Compress the final padded block of a `total`-byte message whose last
@@ -219,47 +245,164 @@ fn final_block(tail: &[u8], total: u128) -> [u8; 64] {
     block
 }
 
+/// A multi-buffer engine behind `digest_many`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Engine {
+    /// Interleaved SHA-NI streams (`x86_shani`).
+    ShaNiStreams,
+    /// Eight AVX2 lanes (`x86_avx2`).
+    Avx2Lanes,
+    /// Sixteen AVX-512 lanes (`x86_avx512`).
+    Avx512Lanes,
+    /// Three interleaved ARMv8 SHA-1 streams (`aarch64_sha`; two for a
+    /// batch of two).
+    ArmShaStreams,
+    /// One message after another with the single-stream code.
+    OneByOne,
+}
+
+impl Engine {
+    const ALL: &'static [Engine] =
+        &[Engine::ShaNiStreams, Engine::Avx2Lanes, Engine::Avx512Lanes, Engine::ArmShaStreams, Engine::OneByOne];
+
+    fn name(self) -> &'static str {
+        match self {
+            Engine::ShaNiStreams => "sha-ni 5 streams",
+            Engine::Avx2Lanes => "avx2 8 lanes",
+            Engine::Avx512Lanes => "avx512 16 lanes",
+            Engine::ArmShaStreams => "arm-sha 3 streams",
+            Engine::OneByOne => "one by one",
+        }
+    }
+
+    /// Whether this build and CPU can run the engine.
+    fn is_supported(self) -> bool {
+        match self {
+            Engine::ShaNiStreams => Backend::ShaNi.is_supported(),
+            Engine::Avx2Lanes => Backend::Avx2.is_supported(),
+            #[cfg(all(target_arch = "x86_64", feature = "avx512"))]
+            Engine::Avx512Lanes => cpuid_avx512::get(),
+            #[cfg(not(all(target_arch = "x86_64", feature = "avx512")))]
+            Engine::Avx512Lanes => false,
+            Engine::ArmShaStreams => Backend::ArmSha.is_supported(),
+            Engine::OneByOne => true,
+        }
+    }
+
+    /// The fewest busy lanes for which one step of the engine beats
+    /// finishing the messages one at a time on `single`. Measured on an
+    /// Intel Xeon (Sapphire Rapids class): one 16-lane AVX-512 step costs
+    /// about as much as 5 SHA-NI blocks or 3 AVX2 blocks, one 8-lane AVX2
+    /// step about 4.4 SHA-NI blocks; on the AMD development machine a
+    /// 5-stream SHA-NI step costs about two single-stream blocks, and an
+    /// 8-lane step 3.2 AVX2 blocks.
+    fn min_active(self, single: Backend) -> usize {
+        match (self, single) {
+            (Engine::ShaNiStreams, _) => 2,
+            (Engine::ArmShaStreams, _) => 2,
+            (Engine::Avx2Lanes, Backend::ShaNi) => 5,
+            (Engine::Avx2Lanes, _) => 4,
+            (Engine::Avx512Lanes, Backend::ShaNi) => 6,
+            (Engine::Avx512Lanes, _) => 4,
+            (Engine::OneByOne, _) => usize::MAX,
+        }
+    }
+}
+
+/// The engine `backend`'s batches use on this CPU (see the table in
+/// [`Backend`]'s docs), decided once per process.
+fn cpu_engine(backend: Backend) -> Engine {
+    static CHOSEN: hash_core::cpu::EngineCache<{ <Backend as BackendKind>::ALL.len() }> =
+        hash_core::cpu::EngineCache::new();
+    let slot = Backend::ALL.iter().position(|&b| b == backend).unwrap_or(0);
+    CHOSEN.get(slot, Engine::ALL, || {
+        let amd = hash_core::cpu::vendor() == hash_core::cpu::Vendor::Amd;
+        let prefer: &[Engine] = match backend {
+            Backend::ShaNi if amd => &[Engine::ShaNiStreams],
+            Backend::ShaNi => &[Engine::Avx512Lanes, Engine::Avx2Lanes, Engine::ShaNiStreams],
+            Backend::Avx2 => &[Engine::Avx512Lanes, Engine::Avx2Lanes],
+            Backend::ArmSha => &[Engine::ArmShaStreams],
+            Backend::Portable => &[],
+        };
+        prefer.iter().copied().find(|e| e.is_supported()).unwrap_or(Engine::OneByOne)
+    })
+}
+
+/// The engine a batch of `messages` runs on: [`cpu_engine`], unless the
+/// batch is too small for it ever to run (then one by one).
+fn batch_engine(backend: Backend, messages: usize) -> Engine {
+    let engine = cpu_engine(backend);
+    if messages >= engine.min_active(backend) { engine } else { Engine::OneByOne }
+}
+
 /// Hash each of `inputs` into the matching slot of `outputs` with
-/// `backend`'s batch engine.
+/// `backend`'s batch engine (see [`Backend`]).
+///
+/// # Panics
+/// If this CPU (or this build) does not support `backend`.
 #[inline]
 pub(crate) fn digest_many(backend: Backend, inputs: &[&[u8]], outputs: &mut [[u8; 20]]) {
     hash_core::check_batch(inputs.len(), outputs.len());
-    match backend {
+    if !backend.is_supported() {
+        unsupported(backend)
+    }
+    run_engine(cpu_engine(backend), backend, inputs, outputs);
+}
+
+/// Run `engine`, finishing stragglers with the single-stream `backend`,
+/// which the caller has checked.
+///
+/// # Panics
+/// If this CPU (or this build) does not support `engine`.
+pub(crate) fn run_engine(engine: Engine, backend: Backend, inputs: &[&[u8]], outputs: &mut [[u8; 20]]) {
+    match engine {
         #[cfg(all(target_arch = "x86_64", feature = "shani"))]
-        Backend::ShaNi => {
-            if !cpuid_shani::get() {
-                unsupported(backend);
-            }
+        Engine::ShaNiStreams if cpuid_shani::get() => {
             hash_core::multi::digest_many_lanes::<Sha1, SHANI_STREAMS>(
                 backend,
                 inputs,
                 outputs,
-                SHANI_MIN_STREAMS,
+                engine.min_active(backend),
                 |states, data| {
                     // SAFETY: `cpuid_shani::get()` confirmed the features of
-                    // `x86_shani::compress_lanes` above, before the scheduler
-                    // started.
+                    // `x86_shani::compress_lanes` (sha, sse2, ssse3, sse4.1)
+                    // before the scheduler started.
                     unsafe { x86_shani::compress_lanes(states, data) }
                 },
             );
         }
         #[cfg(all(target_arch = "x86_64", feature = "avx2"))]
-        Backend::Avx2 => {
-            if !cpuid_avx2::get() {
-                unsupported(backend);
-            }
-            hash_core::multi::digest_many_lanes::<Sha1, 8>(backend, inputs, outputs, AVX2_MIN_LANES, |states, data| {
-                // SAFETY: `cpuid_avx2::get()` confirmed the `avx2` feature
-                // of `x86_avx2::compress_lanes` above, before the scheduler
-                // started.
-                unsafe { x86_avx2::compress_lanes(states, data) }
-            });
+        Engine::Avx2Lanes if cpuid_avx2::get() => {
+            hash_core::multi::digest_many_lanes::<Sha1, 8>(
+                backend,
+                inputs,
+                outputs,
+                engine.min_active(backend),
+                |states, data| {
+                    // SAFETY: `cpuid_avx2::get()` confirmed the `avx2` feature
+                    // of `x86_avx2::compress_lanes` before the scheduler
+                    // started.
+                    unsafe { x86_avx2::compress_lanes(states, data) }
+                },
+            );
+        }
+        #[cfg(all(target_arch = "x86_64", feature = "avx512"))]
+        Engine::Avx512Lanes if cpuid_avx512::get() => {
+            hash_core::multi::digest_many_lanes::<Sha1, { x86_avx512::LANES }>(
+                backend,
+                inputs,
+                outputs,
+                engine.min_active(backend),
+                |states, data| {
+                    // SAFETY: `cpuid_avx512::get()` confirmed the avx512f
+                    // and avx512bw features of `x86_avx512::compress_lanes`
+                    // before the scheduler started.
+                    unsafe { x86_avx512::compress_lanes(states, data) }
+                },
+            );
         }
         #[cfg(all(target_arch = "aarch64", feature = "arm-sha"))]
-        Backend::ArmSha => {
-            if !cpu_arm_sha::get() {
-                unsupported(backend);
-            }
+        Engine::ArmShaStreams if cpu_arm_sha::get() => {
             if inputs.len() == 2 {
                 hash_core::multi::digest_many_lanes::<Sha1, 2>(backend, inputs, outputs, 2, |states, data| {
                     // SAFETY: `cpu_arm_sha::get()` confirmed the `sha2`
@@ -282,30 +425,22 @@ pub(crate) fn digest_many(backend: Backend, inputs: &[&[u8]], outputs: &mut [[u8
                 );
             }
         }
-        _ => {
+        Engine::OneByOne => {
             for (input, output) in inputs.iter().zip(outputs.iter_mut()) {
                 *output = hash_core::Hasher::<Sha1>::digest_with_backend(backend, input);
             }
         }
+        #[allow(unreachable_patterns)]
+        _ => panic!("SHA-1: the {} batch engine is not supported on this CPU or build", engine.name()),
     }
 }
 
 /// Interleaved streams of the SHA-NI batch engine. Measured on the
 /// development machine (AMD EPYC, 64 messages of 8 KiB, throughput over
 /// the single stream): 2 streams 1.75x, 3 2.0x, 4 2.4x, 5 2.6x, 6 2.55x,
-/// 8 2.65x (spilling registers); 5 it is. A 5-stream step then costs about
-/// two single-stream blocks, so it pays from two busy streams on.
+/// 8 2.65x (spilling registers); 5 it is.
 #[cfg(all(target_arch = "x86_64", feature = "shani"))]
 const SHANI_STREAMS: usize = 5;
-/// The fewest busy streams for which the SHA-NI batch engine runs.
-#[cfg(all(target_arch = "x86_64", feature = "shani"))]
-const SHANI_MIN_STREAMS: usize = 2;
-
-/// The fewest busy lanes for which the 8-lane AVX2 engine beats the
-/// single-stream AVX2 backend: measured on the development machine, one
-/// 8-lane step costs as much as about 3.2 single-stream blocks.
-#[cfg(all(target_arch = "x86_64", feature = "avx2"))]
-const AVX2_MIN_LANES: usize = 4;
 
 /// Interleaved streams of the ARMv8 batch engine. No aarch64 hardware was
 /// at hand to measure; this follows ISA-L's aarch64 multi-buffer SHA-1,
@@ -319,3 +454,73 @@ const ARM_SHA_STREAMS: usize = 3;
 /// last message finishes as a single stream.
 #[cfg(all(target_arch = "aarch64", feature = "arm-sha"))]
 const ARM_SHA_MIN_STREAMS: usize = 2;
+
+#[cfg(test)]
+mod tests {
+    use super::{Backend, Engine, run_engine};
+    use hash_core::testing::{Rng, say};
+    use hash_core::{Hasher, OutputBytes};
+    use std::vec;
+    use std::vec::Vec;
+
+    /// Every batch engine this CPU runs, whichever one `digest_many` picks
+    /// here, against one-by-one portable hashing: batches of mixed lengths,
+    /// and of equal lengths that keep every lane busy.
+    #[test]
+    fn every_batch_engine_matches_portable() {
+        for &engine in Engine::ALL {
+            for &single in Backend::all() {
+                if !engine.is_supported() || !single.is_supported() {
+                    say(format_args!(
+                        "sha1: SKIPPED batch engine {} with [{single}]: this CPU or build lacks it",
+                        engine.name()
+                    ));
+                    continue;
+                }
+                let mut rng = Rng::new(0x5eed_05a1);
+                let lens = [0usize, 1, 55, 56, 63, 64, 65, 119, 120, 128, 1000, 4096, 8192];
+                for batch in [1usize, 2, 3, 5, 7, 8, 9, 15, 16, 17, 31, 33, 70] {
+                    for equal in [false, true] {
+                        let common = lens[rng.below(lens.len())];
+                        let msgs: Vec<Vec<u8>> = (0..batch)
+                            .map(|_| {
+                                let len = if equal {
+                                    common
+                                } else if rng.below(2) == 0 {
+                                    lens[rng.below(lens.len())]
+                                } else {
+                                    rng.below(5000)
+                                };
+                                rng.bytes(len)
+                            })
+                            .collect();
+                        let inputs: Vec<&[u8]> = msgs.iter().map(|m| &m[..]).collect();
+                        let mut got = vec![<[u8; 20]>::zeroed(); batch];
+                        run_engine(engine, single, &inputs, &mut got);
+                        for (i, (m, d)) in msgs.iter().zip(&got).enumerate() {
+                            let want = Hasher::<crate::algorithm::Sha1>::digest_with_backend(Backend::Portable, m);
+                            assert_eq!(
+                                *d,
+                                want,
+                                "SHA-1 {} (single {single}): batch {batch}, message {i}, len {}",
+                                engine.name(),
+                                m.len()
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn batch_engine_is_supported_and_named() {
+        for b in Backend::available() {
+            let engine = super::cpu_engine(b);
+            assert!(engine.is_supported(), "{b}: {engine:?}");
+            say(format_args!("sha1: [{b}] batches of 64 run on {}", b.batch_engine(64)));
+            assert_eq!(b.batch_engine(1), "one by one", "{b}");
+        }
+        assert_eq!(Backend::Portable.batch_engine(64), "one by one");
+    }
+}

@@ -133,6 +133,30 @@ impl BackendKind for Backend {
     fn detect() -> Self {
         DETECTED.get()
     }
+
+    fn batch_engine(self, messages: usize) -> &'static str {
+        if messages < 2 || !self.is_supported() {
+            return "one by one";
+        }
+        match engine(self, messages) {
+            Engine::ShaNiStreams => match messages {
+                2 => "sha-ni 2 streams",
+                3 => "sha-ni 3 streams",
+                _ => "sha-ni 4 streams",
+            },
+            // The AVX2 lanes run from three busy lanes on (`x86_avx2`).
+            Engine::Avx2Lanes if messages < 3 => "one by one",
+            Engine::Avx2Lanes => "avx2 8 lanes",
+            Engine::Avx512Lanes => "avx512 16 lanes",
+            Engine::Avx512LanesLean => "avx512 16 lanes, lean rounds",
+            Engine::ArmShaStreams => match messages {
+                0 | 1 => "one by one",
+                2 => "arm-sha 2 streams",
+                _ => "arm-sha 3 streams",
+            },
+            Engine::OneByOne => "one by one",
+        }
+    }
 }
 
 hash_core::backend_api!(Backend);
@@ -237,7 +261,7 @@ pub(crate) fn compress(backend: Backend, state: &mut [u32; 8], blocks: &[Block<U
 /// `hash_core::FixedAlgorithm::compress_final`): the x86 backends do.
 #[inline(always)]
 pub(crate) fn has_compress_final(backend: Backend) -> bool {
-    cfg!(target_arch = "x86_64") && !matches!(backend, Backend::Portable)
+    cfg!(target_arch = "x86_64") && matches!(backend, Backend::ShaNi | Backend::Avx2)
 }
 
 /// Compress the final padded block of a `total`-byte message whose last
@@ -303,10 +327,14 @@ enum Engine {
     ShaNiStreams,
     /// Eight AVX2 lanes (`x86_avx2`).
     Avx2Lanes,
-    /// Sixteen AVX-512 lanes (`x86_avx512`).
+    /// Sixteen AVX-512 lanes (`x86_avx512`), rounds shaped for latency
+    /// (AMD).
     Avx512Lanes,
     /// Interleaved ARMv8 SHA-256 streams (`aarch64_sha`).
     ArmShaStreams,
+    /// Sixteen AVX-512 lanes, rounds in the fewest instructions (Intel and
+    /// other vendors).
+    Avx512LanesLean,
     /// One message after another with the single-stream code.
     OneByOne,
 }
@@ -325,21 +353,40 @@ fn avx512_supported() -> bool {
 }
 
 /// The engine `digest_many` uses for `backend` on this CPU and a batch of
-/// `messages`: the backend's own, unless the CPU also has AVX-512 and the
-/// batch is large enough to fill enough of its 16 lanes. Measured on an
-/// AMD Zen 5 core, the 16-lane engine with `k` busy lanes gives about 0.2k
-/// times the throughput of one SHA-NI stream, the 4 interleaved SHA-NI
-/// streams 1.7 times, and the 8 AVX2 lanes 0.78 times: break-even at about
-/// 9 and 4 messages.
+/// `messages` ([`Backend::batch_engine`] names it): the backend's own,
+/// unless the CPU also has AVX-512 and the batch is large enough to fill
+/// enough of its 16 lanes. The rule is the same on every vendor. Measured
+/// on an AMD Zen 5 core, the 16-lane engine with `k` busy lanes gives about
+/// 0.2k times the throughput of one SHA-NI stream, the 4 interleaved
+/// SHA-NI streams 1.7 times, and the 8 AVX2 lanes 0.78 times: break-even at
+/// about 9 and 4 messages. On an Intel Xeon (Sapphire Rapids class) the
+/// 16 lanes give about 0.125k times one SHA-NI stream (2.0x with all 16
+/// busy), and `sha256rnds2` is throughput-bound there, so interleaved
+/// streams gain little: break-even at about 8 messages against one stream.
 fn engine(backend: Backend, messages: usize) -> Engine {
     match backend {
-        Backend::ShaNi if messages >= 9 && avx512_supported() => Engine::Avx512Lanes,
-        Backend::Avx2 if messages >= 4 && avx512_supported() => Engine::Avx512Lanes,
+        Backend::ShaNi if messages >= 9 && avx512_supported() => avx512_engine(),
+        Backend::Avx2 if messages >= 4 && avx512_supported() => avx512_engine(),
         Backend::ShaNi => Engine::ShaNiStreams,
         Backend::Avx2 => Engine::Avx2Lanes,
         Backend::ArmSha => Engine::ArmShaStreams,
         Backend::Portable => Engine::OneByOne,
     }
+}
+
+/// The shape of the 16-lane rounds for this CPU, decided once per process:
+/// latency-shaped on AMD (three-cycle vector latency on Zen 5), fewest
+/// instructions elsewhere (Intel cores issue 512-bit operations on ports
+/// 0 and 5 only, their rotations and shifts on port 0 alone).
+fn avx512_engine() -> Engine {
+    static CHOSEN: hash_core::cpu::EngineCache<1> = hash_core::cpu::EngineCache::new();
+    CHOSEN.get(0, &[Engine::Avx512Lanes, Engine::Avx512LanesLean], || {
+        if hash_core::cpu::vendor() == hash_core::cpu::Vendor::Amd {
+            Engine::Avx512Lanes
+        } else {
+            Engine::Avx512LanesLean
+        }
+    })
 }
 
 /// Hash each of `inputs` into the matching `outputs` slot with `backend`'s
@@ -388,13 +435,19 @@ where
             }
             unsupported(Backend::Avx2)
         }
-        Engine::Avx512Lanes => {
+        Engine::Avx512Lanes | Engine::Avx512LanesLean => {
             #[cfg(all(target_arch = "x86_64", feature = "avx512"))]
             if cpu_avx512::get() && backend.is_supported() {
-                // SAFETY: `cpu_avx512::get()` just confirmed that this CPU
-                // has avx512f and avx512bw, and `backend.is_supported()`
-                // that it runs `backend`: what `digest_many` requires.
-                return unsafe { x86_avx512::digest_many::<A>(backend, inputs, outputs) };
+                return if engine == Engine::Avx512LanesLean {
+                    // SAFETY: `cpu_avx512::get()` just confirmed that this
+                    // CPU has avx512f and avx512bw, and
+                    // `backend.is_supported()` that it runs `backend`: what
+                    // `digest_many` requires.
+                    unsafe { x86_avx512::digest_many::<A, true>(backend, inputs, outputs) }
+                } else {
+                    // SAFETY: as above.
+                    unsafe { x86_avx512::digest_many::<A, false>(backend, inputs, outputs) }
+                };
             }
             panic!(
                 "sha256: the AVX-512 batch engine needs x86-64 with avx512f, avx512bw and the `avx512` cargo feature"
@@ -473,6 +526,8 @@ mod tests {
             (Engine::Avx512Lanes, Backend::Avx2, super::avx512_supported() && super::avx2_supported()),
             (Engine::Avx512Lanes, Backend::Portable, super::avx512_supported()),
             (Engine::ArmShaStreams, Backend::ArmSha, super::arm_sha_supported()),
+            (Engine::Avx512LanesLean, Backend::ShaNi, super::avx512_supported() && super::shani_supported()),
+            (Engine::Avx512LanesLean, Backend::Portable, super::avx512_supported()),
             (Engine::OneByOne, Backend::Portable, true),
         ];
         for (engine, single, supported) in engines {

@@ -150,6 +150,19 @@ impl BackendKind for Backend {
     fn detect() -> Self {
         DETECTED.get()
     }
+
+    /// The batch engine is the backend's own on every CPU (see the
+    /// variants' docs): on a CPU with AVX-512 the `avx512` backend is the
+    /// detected one, so forcing `avx2` there measures the AVX2 engine.
+    fn batch_engine(self, messages: usize) -> &'static str {
+        match self {
+            _ if !self.is_supported() => "one by one",
+            Backend::Avx512 if messages >= 4 => "avx512 8 lanes",
+            Backend::Avx2 if messages >= 4 => "avx2 4 lanes + 1 scalar",
+            Backend::ArmSha512 if messages >= 2 => "arm-sha512 2 streams",
+            _ => "one by one",
+        }
+    }
 }
 
 hash_core::backend_api!(Backend);
@@ -310,7 +323,7 @@ pub(crate) fn compress(backend: Backend, state: &mut [u64; 8], blocks: &[Block<U
 /// (see `hash_core::FixedAlgorithm::compress_final`): the x86 backends do.
 #[inline(always)]
 pub(crate) fn has_compress_final(backend: Backend) -> bool {
-    cfg!(target_arch = "x86_64") && !matches!(backend, Backend::Portable)
+    cfg!(target_arch = "x86_64") && matches!(backend, Backend::Avx512 | Backend::Avx2)
 }
 
 /// Compress the final padded block of a `total`-byte message whose last

@@ -399,14 +399,15 @@ fn batches(w: &mut String, r: &Results) {
         w,
         "Aggregate throughput hashing a batch of 64 messages with `digest_many` (`digest_xof_many`) on each \
          backend, against the picked single-stream backend hashing the same messages one by one (ratio in \
-         brackets; above 1.00x the batch API is faster).\n"
+         brackets; above 1.00x the batch API is faster). `engine` is the batch engine that \
+         `Backend::batch_engine` names for a batch of that many messages on this CPU.\n"
     );
     let mut shapes: Vec<(usize, usize)> = r.manys.iter().map(|m| (m.count, m.size)).collect();
     shapes.sort_unstable_by_key(|&(c, s)| (s, c));
     shapes.dedup();
     let head: String = shapes.iter().map(|(c, s)| format!(" {c} x {} |", size_label(*s))).collect();
-    let _ = writeln!(w, "| algorithm | how |{head}");
-    let _ = writeln!(w, "|---|---|{}", "---:|".repeat(shapes.len()));
+    let _ = writeln!(w, "| algorithm | how | engine |{head}");
+    let _ = writeln!(w, "|---|---|---|{}", "---:|".repeat(shapes.len()));
     for algo in &r.algos {
         let rows: Vec<&Many> = r.manys.iter().filter(|m| m.algo == algo.id).collect();
         let mut labels: Vec<&str> = Vec::new();
@@ -430,7 +431,14 @@ fn batches(w: &mut String, r: &Results) {
                 })
                 .collect();
             let name = if i == 0 { algo.name.as_str() } else { "" };
-            let _ = writeln!(w, "| {name} | {label} |{cells}");
+            let mut engines: Vec<&str> = Vec::new();
+            for m in rows.iter().filter(|m| m.label == *label && !m.engine.is_empty()) {
+                if !engines.contains(&m.engine.as_str()) {
+                    engines.push(&m.engine);
+                }
+            }
+            let engine = if engines.is_empty() { "–".to_string() } else { engines.join(" / ") };
+            let _ = writeln!(w, "| {name} | {label} | {engine} |{cells}");
         }
     }
     let _ = writeln!(w);
