@@ -4,10 +4,12 @@
 //!   known-answer vector files under each crate's `tests/data/`.
 //! * `cargo xtask bench [--quick] [--algo A] [--size N] [--backend B]`: run
 //!   the speed comparison and write `target/speed-report/`.
+//! * `cargo xtask fuzz [--seconds N] [TARGET...]`: run the fuzz targets.
 
 use std::process::ExitCode;
 
 mod bench;
+mod fuzz;
 mod kat;
 
 const USAGE: &str = "usage: cargo xtask <command> [options]
@@ -16,13 +18,16 @@ commands:
   kat     write the known-answer vector files from the NIST CAVP vectors
           (cargo xtask kat --help for options)
   bench   run the speed comparison against OpenSSL and RustCrypto and write
-          target/speed-report/ (cargo xtask bench --help for options)";
+          target/speed-report/ (cargo xtask bench --help for options)
+  fuzz    run the fuzz targets of fuzz/ for a bounded time (nightly,
+          cargo-fuzz; cargo xtask fuzz --help for options)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("kat") => kat::run(&args[1..]),
         Some("bench") => bench::run(&args[1..]),
+        Some("fuzz") => fuzz::run(&args[1..]),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
             Ok(())
