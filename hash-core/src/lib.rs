@@ -16,6 +16,8 @@
 //!   ([`UnsupportedBackend`]) and batch hashing entry points,
 //! * the `digest` 0.10 traits (feature `digest`, on by default), so that
 //!   `hmac::Hmac<Sha256>`, `hkdf` and any `D: digest::Digest` code work,
+//! * the `digest` 0.11 traits (feature `digest011`, off by default) beside
+//!   them, for `hmac` 0.13, `hkdf` 0.13 and the rest of that line,
 //! * `std::io::Write` (feature `std`, on by default).
 //!
 //! Nothing here allocates.
@@ -32,6 +34,8 @@ extern crate std;
 
 mod backend;
 pub mod cpu;
+#[cfg(feature = "digest011")]
+mod digest011_impls;
 #[cfg(feature = "digest")]
 mod digest_impls;
 mod fixed;
@@ -49,6 +53,8 @@ pub use xof::{Xof, XofReader};
 
 #[cfg(feature = "digest")]
 pub use digest;
+#[cfg(feature = "digest011")]
+pub use digest011;
 
 /// The type that `hmac::Hmac<D>` and other code built on `digest`'s core API
 /// accept, for the algorithm `A`.

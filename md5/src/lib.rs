@@ -60,6 +60,9 @@ pub mod compat {
     pub type Md5 = hash_core::CoreWrapper<super::algorithm::Md5>;
 }
 
+#[cfg(feature = "digest011")]
+pub mod compat011;
+
 /// The algorithm definition behind [`Md5`]: state, constants and
 /// compression function, for `hash-core`.
 pub mod algorithm {

@@ -54,6 +54,9 @@ pub mod compat {
     pub type Sha1 = hash_core::CoreWrapper<super::algorithm::Sha1>;
 }
 
+#[cfg(feature = "digest011")]
+pub mod compat011;
+
 /// The algorithm definition behind [`Sha1`]: state, constants and
 /// compression function, for `hash-core`.
 pub mod algorithm {

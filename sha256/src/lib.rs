@@ -69,6 +69,9 @@ pub mod compat {
     pub type Sha224 = hash_core::CoreWrapper<super::algorithm::Sha224>;
 }
 
+#[cfg(feature = "digest011")]
+pub mod compat011;
+
 /// The algorithm definitions behind [`Sha256`] and [`Sha224`]: state,
 /// constants and compression function, for `hash-core`.
 pub mod algorithm {

@@ -151,6 +151,9 @@ pub mod compat {
     pub type Keccak256 = hash_core::CoreWrapper<super::algorithm::Keccak256>;
 }
 
+#[cfg(feature = "digest011")]
+pub mod compat011;
+
 /// The algorithm definitions behind the hashers: rate, padding, output
 /// length and the Keccak-f\[1600\] sponge, for `hash-core`.
 pub mod algorithm {

@@ -93,6 +93,9 @@ pub mod compat {
     pub type Sha512_256 = hash_core::CoreWrapper<super::algorithm::Sha512_256>;
 }
 
+#[cfg(feature = "digest011")]
+pub mod compat011;
+
 /// The algorithm definitions behind [`Sha512`], [`Sha384`], [`Sha512_224`]
 /// and [`Sha512_256`]: state, constants and compression function, for
 /// `hash-core`.

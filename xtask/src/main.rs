@@ -4,11 +4,13 @@
 //!   known-answer vector files under each crate's `tests/data/`.
 //! * `cargo xtask bench [--quick] [--algo A] [--size N] [--backend B]`: run
 //!   the speed comparison and write `target/speed-report/`.
+//! * `cargo xtask fuzz [--seconds N] [TARGET...]`: run the fuzz targets.
 
 use std::process::ExitCode;
 
 mod bench;
 mod hashsum_bench;
+mod fuzz;
 mod kat;
 
 const USAGE: &str = "usage: cargo xtask <command> [options]
@@ -19,7 +21,9 @@ commands:
   bench   run the speed comparison against OpenSSL and RustCrypto and write
           target/speed-report/ (cargo xtask bench --help for options)
   hashsum-bench  time hashsum against GNU sha256sum, md5sum, sha512sum
-          (cargo xtask hashsum-bench --help for options)";
+          (cargo xtask hashsum-bench --help for options)
+  fuzz    run the fuzz targets of fuzz/ for a bounded time (nightly,
+          cargo-fuzz; cargo xtask fuzz --help for options)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -27,6 +31,7 @@ fn main() -> ExitCode {
         Some("kat") => kat::run(&args[1..]),
         Some("bench") => bench::run(&args[1..]),
         Some("hashsum-bench") => hashsum_bench::run(&args[1..]),
+        Some("fuzz") => fuzz::run(&args[1..]),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
             Ok(())

@@ -1,0 +1,12 @@
+//! The hashers for code on the `digest` 0.11 line (feature `digest011`):
+//! `hmac` 0.13, `hkdf` 0.13, and any `D: digest::Digest` bound of 0.11.
+//!
+//! `digest` 0.11 no longer seals its `CoreProxy` trait, so our hashers
+//! implement it themselves (see `hash-core`'s `digest011` feature) and
+//! `hmac::Hmac<sha3::Sha3_256>` and `hmac::SimpleHmac<sha3::Sha3_256>` take them
+//! directly. This module names the same types where the `compat` module names
+//! the 0.10 `CoreWrapper` forms, so code written as
+//! `Hmac<sha3::compat::Sha3_256>` moves to the 0.11 line by renaming the module:
+//! `Hmac<sha3::compat011::Sha3_256>`.
+
+pub use crate::{Keccak256, Sha3_224, Sha3_256, Sha3_384, Sha3_512};
