@@ -30,9 +30,14 @@
 //! At the end of the permutation the lanes are rotated into place (24
 //! RORs per permutation).
 //!
-//! Nothing here needs a CPU feature or `unsafe`; the module also builds (and
-//! its tests run) on other targets.
-#![forbid(unsafe_code)]
+//! Two empty `asm!` statements, which emit no instruction, steer LLVM
+//! where it would otherwise lose the above: [`opaque`] keeps θ's XOR chains
+//! in their written order (reassociated, two rotated operands can meet in
+//! one EOR and cost an explicit ROR), and [`fence`] makes every lane of
+//! round r an input of round r + 1 as a whole, so that the scheduler does
+//! not interleave rounds of the one straight-line block and spill. Nothing
+//! here needs a CPU feature; the module also builds (and its tests run) on
+//! other targets, where both are plain identity functions.
 
 use crate::consts::{RC, RHO};
 
@@ -70,49 +75,162 @@ const fn rel(from: u32, to: u32) -> u32 {
     (from + 64 - to) % 64
 }
 
-/// One round on lanes stored with pending rotations `p` (the true lane i is
-/// `s[i].rotate_left(p[i])`); the output is stored with pending rotations
-/// of the next row of [`PENDING`]. Every `rotate_left` here is the shifted
-/// operand of an EOR or BIC on aarch64.
+/// `x`, opaque to the optimizer (see the module docs).
 #[inline(always)]
-fn round(s: &mut [u64; 25], p: &[u32; 25], rc: u64) {
-    // θ: C[x] with pending rotation p[x], D[x] with pending rotation of
-    // C[x-1].
-    let c: [u64; 5] = core::array::from_fn(|x| {
-        let mut c = s[x];
-        for y in 1..5 {
-            c ^= s[x + 5 * y].rotate_left(rel(p[x + 5 * y], p[x]));
-        }
-        c
-    });
-    let d: [u64; 5] = core::array::from_fn(|x| {
-        let (l, r) = ((x + 4) % 5, (x + 1) % 5);
-        c[l] ^ c[r].rotate_left(rel(p[r] + 1, p[l]))
-    });
-    let pd = |x: usize| p[(x + 4) % 5];
-    let mut e = [0u64; 25];
-    for y in 0..5 {
-        // θ's XOR with D, ρ (pending rotation only) and π (source choice)
-        // for the five lanes of output plane y.
-        let mut b = [0u64; 5];
-        let mut pb = [0u32; 5];
-        for k in 0..5 {
-            let src = pi_source(k + 5 * y);
-            let col = src % 5;
-            b[k] = s[src] ^ d[col].rotate_left(rel(pd(col), p[src]));
-            pb[k] = (p[src] + RHO[src]) % 64;
-        }
-        // χ: E[k] = B[k] ⊕ (¬B[k+1] ∧ B[k+2]), keeping B[k]'s pending
-        // rotation.
-        for k in 0..5 {
-            let (k1, k2) = ((k + 1) % 5, (k + 2) % 5);
-            let t = b[k2] & !b[k1].rotate_left(rel(pb[k1], pb[k2]));
-            e[k + 5 * y] = b[k] ^ t.rotate_left(rel(pb[k2], pb[k]));
-        }
+fn opaque(x: u64) -> u64 {
+    #[cfg(target_arch = "aarch64")]
+    {
+        let mut x = x;
+        // SAFETY: an empty instruction sequence that reads and writes one
+        // register: no memory, stack or flags are touched.
+        unsafe { core::arch::asm!("/* {0} */", inout(reg) x, options(pure, nomem, nostack, preserves_flags)) };
+        x
     }
-    // ι: lane (0, 0) has no pending rotation.
+    #[cfg(not(target_arch = "aarch64"))]
+    x
+}
+
+/// A round boundary the scheduler cannot cross: every lane passes through
+/// one empty `asm!` statement (see the module docs).
+#[inline(always)]
+fn fence(s: &mut [u64; 25]) {
+    #[cfg(target_arch = "aarch64")]
+    {
+        let [
+            s0,
+            s1,
+            s2,
+            s3,
+            s4,
+            s5,
+            s6,
+            s7,
+            s8,
+            s9,
+            s10,
+            s11,
+            s12,
+            s13,
+            s14,
+            s15,
+            s16,
+            s17,
+            s18,
+            s19,
+            s20,
+            s21,
+            s22,
+            s23,
+            s24,
+        ] = s;
+        // SAFETY: an empty instruction sequence that reads and writes 25
+        // registers (the lanes): no memory, stack or flags are touched.
+        unsafe {
+            core::arch::asm!(
+                "/* {0} {1} {2} {3} {4} {5} {6} {7} {8} {9} {10} {11} {12} {13} {14} {15} {16} {17} {18} {19} {20} {21} {22} {23} {24} */",
+                inout(reg) * s0,
+                inout(reg) * s1,
+                inout(reg) * s2,
+                inout(reg) * s3,
+                inout(reg) * s4,
+                inout(reg) * s5,
+                inout(reg) * s6,
+                inout(reg) * s7,
+                inout(reg) * s8,
+                inout(reg) * s9,
+                inout(reg) * s10,
+                inout(reg) * s11,
+                inout(reg) * s12,
+                inout(reg) * s13,
+                inout(reg) * s14,
+                inout(reg) * s15,
+                inout(reg) * s16,
+                inout(reg) * s17,
+                inout(reg) * s18,
+                inout(reg) * s19,
+                inout(reg) * s20,
+                inout(reg) * s21,
+                inout(reg) * s22,
+                inout(reg) * s23,
+                inout(reg) * s24,
+                options(pure, nomem, nostack, preserves_flags),
+            )
+        };
+    }
+    #[cfg(not(target_arch = "aarch64"))]
+    let _ = s;
+}
+
+/// Pending rotation of B lane `src`'s value before round `r`'s χ: its
+/// pending rotation plus its ρ offset.
+const fn pb(r: usize, src: usize) -> u32 {
+    (PENDING[r][src] + RHO[src]) % 64
+}
+
+/// Round `R` (counting from the first round run) on lanes stored with
+/// pending rotations `PENDING[R]` (the true lane i is
+/// `s[i].rotate_left(PENDING[R][i])`); the output is stored with pending
+/// rotations `PENDING[R + 1]`. Every lane index is a literal and every
+/// rotation a constant, so each `rotate_left` becomes the shifted operand
+/// of an EOR or BIC.
+#[inline(always)]
+fn round<const R: usize>(s: &mut [u64; 25], rc: u64) {
+    // θ: C[x] keeps lane (x, 0)'s pending rotation; D[x] keeps C[x-1]'s.
+    macro_rules! column {
+        ($x:literal) => {
+            opaque(
+                opaque(
+                    opaque(s[$x] ^ s[$x + 5].rotate_left(const { rel(PENDING[R][$x + 5], PENDING[R][$x]) }))
+                        ^ s[$x + 10].rotate_left(const { rel(PENDING[R][$x + 10], PENDING[R][$x]) }),
+                ) ^ s[$x + 15].rotate_left(const { rel(PENDING[R][$x + 15], PENDING[R][$x]) }),
+            ) ^ s[$x + 20].rotate_left(const { rel(PENDING[R][$x + 20], PENDING[R][$x]) })
+        };
+    }
+    let c = [column!(0), column!(1), column!(2), column!(3), column!(4)];
+    macro_rules! d {
+        ($l:literal, $r:literal) => {
+            c[$l] ^ c[$r].rotate_left(const { rel(PENDING[R][$r] + 1, PENDING[R][$l]) })
+        };
+    }
+    let d = [d!(4, 1), d!(0, 2), d!(1, 3), d!(2, 4), d!(3, 0)];
+    // θ's XOR with D for every lane, aligned to the lane's pending rotation;
+    // ρ only adds to the pending rotation (`pb`). Every B lane first, then
+    // χ plane by plane: each source lane dies as its B lane appears, so the
+    // state, D and the temporaries fit the registers.
+    macro_rules! theta {
+        ($($i:literal)*) => {
+            [$( s[$i] ^ d[$i % 5].rotate_left(const { rel(PENDING[R][($i + 4) % 5], PENDING[R][$i]) }) ),*]
+        };
+    }
+    let b = theta!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24);
+    // χ on output plane y from the `[source]` lanes of `portable::round`
+    // (π): E[k] = B[k] ⊕ (B[k+2] ∧ ¬B[k+1]), kept at B[k]'s pending
+    // rotation.
+    let mut e = [0u64; 25];
+    macro_rules! chi {
+        ($y:literal, $k0:literal $s0:literal, $s1:literal, $s2:literal) => {
+            let t = b[$s2] & !b[$s1].rotate_left(const { rel(pb(R, $s1), pb(R, $s2)) });
+            e[5 * $y + $k0] = b[$s0] ^ t.rotate_left(const { rel(pb(R, $s2), pb(R, $s0)) });
+        };
+    }
+    macro_rules! plane {
+        ($y:literal, $s0:literal $s1:literal $s2:literal $s3:literal $s4:literal) => {
+            chi!($y, 0 $s0, $s1, $s2);
+            chi!($y, 1 $s1, $s2, $s3);
+            chi!($y, 2 $s2, $s3, $s4);
+            chi!($y, 3 $s3, $s4, $s0);
+            chi!($y, 4 $s4, $s0, $s1);
+        };
+    }
+    plane!(0, 0 6 12 18 24);
+    plane!(1, 3 9 10 16 22);
+    plane!(2, 1 7 13 19 20);
+    plane!(3, 4 5 11 17 23);
+    plane!(4, 2 8 14 15 21);
+    // ι: lane (0, 0) has no pending rotation (`PENDING[_][0] == 0`).
     e[0] ^= rc;
     *s = e;
+    fence(s);
 }
 
 /// Keccak-p\[1600, `ROUNDS`\]: the last `ROUNDS` of Keccak-f's 24 rounds
@@ -125,15 +243,19 @@ pub(crate) fn permute<const ROUNDS: usize>(state: &mut [u64; 25]) {
         ($($r:literal)*) => {
             $(
                 if $r < ROUNDS {
-                    round(&mut s, &PENDING[$r], RC[24 - ROUNDS + $r]);
+                    round::<$r>(&mut s, RC[24 - ROUNDS + $r]);
                 }
             )*
         };
     }
     rounds!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23);
-    for (lane, &p) in s.iter_mut().zip(&PENDING[ROUNDS]) {
-        *lane = lane.rotate_left(p);
+    // Rotate every lane into place (lane 0 has nothing pending).
+    macro_rules! settle {
+        ($($i:literal)*) => {
+            $( s[$i] = s[$i].rotate_left(const { PENDING[ROUNDS][$i] }); )*
+        };
     }
+    settle!(1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24);
     *state = s;
 }
 

@@ -29,26 +29,21 @@ use core::arch::aarch64::{
 
 use crate::consts::RC;
 
-/// The five lanes B\[0..5\] of output plane y: θ's XOR with D and ρ in one
+/// θ's XOR with D and ρ for the five lanes B\[0..5\] of output plane y, one
 /// `XAR` each (`[source column right-rotation]`, the right rotation being
 /// 64 minus the ρ offset of Table 2; the sources and offsets are
-/// `portable::round`'s), then χ as one `BCAX` per lane:
-/// E\[x\] = B\[x\] ⊕ (B\[x+2\] ∧ ¬B\[x+1\]).
-macro_rules! plane {
-    ($a:ident, $d:ident, $e:ident, $y:literal,
-     [$s0:literal $d0:literal $r0:tt] [$s1:literal $d1:literal $r1:literal]
+/// `portable::round`'s).
+macro_rules! plane_b {
+    ($a:ident, $d:ident, [$s0:literal $d0:literal $r0:tt] [$s1:literal $d1:literal $r1:literal]
      [$s2:literal $d2:literal $r2:literal] [$s3:literal $d3:literal $r3:literal]
      [$s4:literal $d4:literal $r4:literal]) => {
-        let b0 = plane!(@b0 $a, $d, $s0, $d0, $r0);
-        let b1 = vxarq_u64::<$r1>($a[$s1], $d[$d1]);
-        let b2 = vxarq_u64::<$r2>($a[$s2], $d[$d2]);
-        let b3 = vxarq_u64::<$r3>($a[$s3], $d[$d3]);
-        let b4 = vxarq_u64::<$r4>($a[$s4], $d[$d4]);
-        $e[5 * $y] = vbcaxq_u64(b0, b2, b1);
-        $e[5 * $y + 1] = vbcaxq_u64(b1, b3, b2);
-        $e[5 * $y + 2] = vbcaxq_u64(b2, b4, b3);
-        $e[5 * $y + 3] = vbcaxq_u64(b3, b0, b4);
-        $e[5 * $y + 4] = vbcaxq_u64(b4, b1, b0);
+        [
+            plane_b!(@b0 $a, $d, $s0, $d0, $r0),
+            vxarq_u64::<$r1>($a[$s1], $d[$d1]),
+            vxarq_u64::<$r2>($a[$s2], $d[$d2]),
+            vxarq_u64::<$r3>($a[$s3], $d[$d3]),
+            vxarq_u64::<$r4>($a[$s4], $d[$d4]),
+        ]
     };
     // Lane (0, 0): ρ offset 0, so only θ's XOR.
     (@b0 $a:ident, $d:ident, $s:literal, $c:literal, -) => {
@@ -56,6 +51,19 @@ macro_rules! plane {
     };
     (@b0 $a:ident, $d:ident, $s:literal, $c:literal, $r:literal) => {
         vxarq_u64::<$r>($a[$s], $d[$c])
+    };
+}
+
+/// χ for output plane y, one `BCAX` per lane:
+/// E\[x\] = B\[x\] ⊕ (B\[x+2\] ∧ ¬B\[x+1\]).
+macro_rules! plane_chi {
+    ($e:ident, $y:literal, $b:expr) => {
+        let [b0, b1, b2, b3, b4] = $b;
+        $e[5 * $y] = vbcaxq_u64(b0, b2, b1);
+        $e[5 * $y + 1] = vbcaxq_u64(b1, b3, b2);
+        $e[5 * $y + 2] = vbcaxq_u64(b2, b4, b3);
+        $e[5 * $y + 3] = vbcaxq_u64(b3, b0, b4);
+        $e[5 * $y + 4] = vbcaxq_u64(b4, b1, b0);
     };
 }
 
@@ -74,31 +82,46 @@ macro_rules! round {
             vrax1q_u64(c[2], c[4]),
             vrax1q_u64(c[3], c[0]),
         ];
-        let mut e = $a;
         // Right rotations 64 - ρ (Table 2) for the lanes of
         // `portable::round`'s planes: [0 0 0] [6 1 44] [12 2 43] ... there.
-        plane!($a, d, e, 0, [0 0 -] [6 1 20] [12 2 21] [18 3 43] [24 4 50]);
-        plane!($a, d, e, 1, [3 3 36] [9 4 44] [10 0 61] [16 1 19] [22 2 3]);
-        plane!($a, d, e, 2, [1 1 63] [7 2 58] [13 3 39] [19 4 56] [20 0 46]);
-        plane!($a, d, e, 3, [4 4 37] [5 0 28] [11 1 54] [17 2 49] [23 3 8]);
-        plane!($a, d, e, 4, [2 2 2] [8 3 9] [14 4 25] [15 0 23] [21 1 62]);
+        // Every B first, then every χ: the order in which the 25 source
+        // lanes die as their B lanes appear, so that the state, D and the
+        // temporaries fit the 32 vector registers (as in OpenSSL's
+        // `KeccakF1600_ce`).
+        let b0 = plane_b!($a, d, [0 0 -] [6 1 20] [12 2 21] [18 3 43] [24 4 50]);
+        let b1 = plane_b!($a, d, [3 3 36] [9 4 44] [10 0 61] [16 1 19] [22 2 3]);
+        let b2 = plane_b!($a, d, [1 1 63] [7 2 58] [13 3 39] [19 4 56] [20 0 46]);
+        let b3 = plane_b!($a, d, [4 4 37] [5 0 28] [11 1 54] [17 2 49] [23 3 8]);
+        let b4 = plane_b!($a, d, [2 2 2] [8 3 9] [14 4 25] [15 0 23] [21 1 62]);
+        plane_chi!($a, 0, b0);
+        plane_chi!($a, 1, b1);
+        plane_chi!($a, 2, b2);
+        plane_chi!($a, 3, b3);
+        plane_chi!($a, 4, b4);
         // ι (§3.2.5), the same constant for both states.
-        e[0] = veorq_u64(e[0], vdupq_n_u64($rc));
-        $a = e;
+        $a[0] = veorq_u64($a[0], vdupq_n_u64($rc));
     }};
 }
 
 /// Keccak-p\[1600, `ROUNDS`\] on both halves: the last `ROUNDS` of
-/// Keccak-f's rounds (FIPS 202 §3.3), two rounds per loop pass.
+/// Keccak-f's rounds (FIPS 202 §3.3), all written out (about 6.5 KB for
+/// 24): as a loop, LLVM shuffles the 25 loop-carried lanes between
+/// registers with `MOV`s and spills (75 instructions per round).
 #[target_feature(enable = "sha3")]
-#[inline]
+#[inline(never)]
 fn keccak_p2<const ROUNDS: usize>(state: &mut [uint64x2_t; 25]) {
-    const { assert!(ROUNDS <= 24 && ROUNDS % 2 == 0, "an even number of rounds, at most 24") };
+    const { assert!(ROUNDS <= 24, "Keccak-p[1600] has at most 24 rounds") };
     let mut a = *state;
-    for pair in RC[24 - ROUNDS..].chunks_exact(2) {
-        round!(a, pair[0]);
-        round!(a, pair[1]);
+    macro_rules! rounds {
+        ($($r:literal)*) => {
+            $(
+                if $r < ROUNDS {
+                    round!(a, RC[24 - ROUNDS + $r]);
+                }
+            )*
+        };
     }
+    rounds!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23);
     *state = a;
 }
 

@@ -5,10 +5,10 @@
 use hash_core::DetectCache;
 use hash_core::{BackendKind, FixedAlgorithm, Hasher, Xof, XofAlgorithm};
 
-#[cfg(any(test, target_arch = "aarch64"))]
-#[cfg_attr(not(target_arch = "aarch64"), allow(dead_code))]
+#[cfg(any(test, all(target_arch = "aarch64", feature = "aarch64")))]
+#[cfg_attr(not(all(target_arch = "aarch64", feature = "aarch64")), allow(dead_code))]
 mod aarch64_keccak;
-#[cfg(target_arch = "aarch64")]
+#[cfg(all(target_arch = "aarch64", feature = "arm-sha3"))]
 mod aarch64_sha3;
 mod portable;
 #[cfg(all(target_arch = "x86_64", feature = "avx2"))]
@@ -21,12 +21,12 @@ cpufeatures::new!(cpuid_bmi, "bmi1", "bmi2");
 #[cfg(all(target_arch = "x86_64", feature = "avx2"))]
 cpufeatures::new!(cpuid_avx2, "avx2", "bmi1", "bmi2");
 
-#[cfg(target_arch = "aarch64")]
+#[cfg(all(target_arch = "aarch64", feature = "arm-sha3"))]
 cpufeatures::new!(cpuid_sha3, "sha3");
 
 /// Fewest busy lanes of the two-lane SHA3-extension engine worth running it
 /// for: with one busy lane it costs the same as the single-message code.
-#[cfg(target_arch = "aarch64")]
+#[cfg(all(target_arch = "aarch64", feature = "arm-sha3"))]
 const ARM_SHA3_MIN_ACTIVE: usize = 2;
 
 /// Fewest busy lanes of the four-lane AVX2 engine for which it beats
@@ -61,7 +61,8 @@ pub enum Backend {
     /// low halves of the NEON registers; `digest_many` / `digest_xof_many`
     /// batches run two messages at once, one per half, down to the last
     /// message. Needs aarch64 with the `sha3` feature (SHA3 and SHA512:
-    /// Apple M1 and later, Neoverse V1/V2/N2, Cortex-A710 and later).
+    /// Apple M1 and later, Neoverse V1/V2/N2, Cortex-A710 and later) and
+    /// the `arm-sha3` cargo feature (on by default).
     /// [`Backend::detect`] picks it only on Apple cores (macOS, or Linux
     /// with MIDR implementer Apple), where the wide vector units make it
     /// the fastest; on the Neoverse and Cortex cores it runs on fewer
@@ -72,7 +73,8 @@ pub enum Backend {
     /// is the free rotated operand of an `EOR` or `BIC` (101 instructions
     /// per round, χ's and-not one `BIC`), all rounds written out. One
     /// message at a time, also in `digest_many`. Runs on every aarch64 CPU
-    /// and is [`Backend::detect`]'s choice on all but Apple cores.
+    /// and is [`Backend::detect`]'s choice on all but Apple cores. Needs the
+    /// `aarch64` cargo feature (on by default).
     Aarch64,
     /// Safe Rust (rounds written out with constant lane indices, using the
     /// lane-complementing transform); runs everywhere. One message at a
@@ -101,8 +103,8 @@ impl BackendKind for Backend {
         match self {
             Backend::Avx2 => "x86-64 with avx2, bmi1, bmi2 and the `avx2` cargo feature",
             Backend::X86 => "x86-64 with bmi1, bmi2 and the `x86` cargo feature",
-            Backend::ArmSha3 => "aarch64 with the sha3 extension (sha3 and sha512)",
-            Backend::Aarch64 => "aarch64",
+            Backend::ArmSha3 => "aarch64 with the sha3 extension (sha3 and sha512) and the `arm-sha3` cargo feature",
+            Backend::Aarch64 => "aarch64 and the `aarch64` cargo feature",
             Backend::Portable => "",
         }
     }
@@ -118,12 +120,14 @@ impl BackendKind for Backend {
             Backend::Avx2 => cpuid_avx2::get(),
             #[cfg(not(all(target_arch = "x86_64", feature = "avx2")))]
             Backend::Avx2 => false,
-            #[cfg(target_arch = "aarch64")]
+            #[cfg(all(target_arch = "aarch64", feature = "arm-sha3"))]
             Backend::ArmSha3 => cpuid_sha3::get(),
-            #[cfg(target_arch = "aarch64")]
+            #[cfg(not(all(target_arch = "aarch64", feature = "arm-sha3")))]
+            Backend::ArmSha3 => false,
+            #[cfg(all(target_arch = "aarch64", feature = "aarch64"))]
             Backend::Aarch64 => true,
-            #[cfg(not(target_arch = "aarch64"))]
-            Backend::ArmSha3 | Backend::Aarch64 => false,
+            #[cfg(not(all(target_arch = "aarch64", feature = "aarch64")))]
+            Backend::Aarch64 => false,
             Backend::Portable => true,
         }
     }
@@ -161,7 +165,8 @@ mod arm {
     use super::Backend;
     use core::sync::atomic::{AtomicU8, Ordering};
 
-    /// 0: not chosen yet; 1: `Aarch64`; 2: `ArmSha3`.
+    /// 0: not chosen yet; 1: `Aarch64`; 2: `ArmSha3`; 3: `Portable` (both
+    /// aarch64 cargo features off).
     static CHOICE: AtomicU8 = AtomicU8::new(0);
 
     #[inline]
@@ -169,19 +174,23 @@ mod arm {
         match CHOICE.load(Ordering::Relaxed) {
             1 => Backend::Aarch64,
             2 => Backend::ArmSha3,
+            3 => Backend::Portable,
             _ => choose(),
         }
     }
 
     #[cold]
     fn choose() -> Backend {
-        let best = if super::cpuid_sha3::get() && (cfg!(target_os = "macos") || midr().is_some_and(prefers_sha3)) {
-            Backend::ArmSha3
+        let sha3 = Backend::ArmSha3.is_supported() && (cfg!(target_os = "macos") || midr().is_some_and(prefers_sha3));
+        let (best, code) = if sha3 {
+            (Backend::ArmSha3, 2)
+        } else if Backend::Aarch64.is_supported() {
+            (Backend::Aarch64, 1)
         } else {
-            Backend::Aarch64
+            (Backend::Portable, 3)
         };
         // Racing threads store the same value.
-        CHOICE.store(if best == Backend::ArmSha3 { 2 } else { 1 }, Ordering::Relaxed);
+        CHOICE.store(code, Ordering::Relaxed);
         best
     }
 
@@ -270,9 +279,11 @@ pub(crate) fn absorb<const RATE: usize, B: AsRef<[u8]>>(backend: Backend, state:
         }
         #[cfg(not(all(target_arch = "x86_64", feature = "x86")))]
         Backend::X86 | Backend::Avx2 => unsupported(backend),
-        #[cfg(target_arch = "aarch64")]
+        #[cfg(all(target_arch = "aarch64", feature = "aarch64"))]
         Backend::Aarch64 => aarch64_keccak::absorb::<RATE, 24, B>(state, blocks),
-        #[cfg(target_arch = "aarch64")]
+        #[cfg(not(all(target_arch = "aarch64", feature = "aarch64")))]
+        Backend::Aarch64 => unsupported(backend),
+        #[cfg(all(target_arch = "aarch64", feature = "arm-sha3"))]
         Backend::ArmSha3 => {
             if !cpuid_sha3::get() {
                 unsupported(backend);
@@ -282,8 +293,8 @@ pub(crate) fn absorb<const RATE: usize, B: AsRef<[u8]>>(backend: Backend, state:
             // is compiled with.
             unsafe { aarch64_sha3::absorb::<RATE, 24, B>(state, blocks) }
         }
-        #[cfg(not(target_arch = "aarch64"))]
-        Backend::ArmSha3 | Backend::Aarch64 => unsupported(backend),
+        #[cfg(not(all(target_arch = "aarch64", feature = "arm-sha3")))]
+        Backend::ArmSha3 => unsupported(backend),
     }
 }
 
@@ -303,9 +314,11 @@ pub(crate) fn permute(backend: Backend, state: &mut [u64; 25]) {
         }
         #[cfg(not(all(target_arch = "x86_64", feature = "x86")))]
         Backend::X86 | Backend::Avx2 => unsupported(backend),
-        #[cfg(target_arch = "aarch64")]
+        #[cfg(all(target_arch = "aarch64", feature = "aarch64"))]
         Backend::Aarch64 => aarch64_keccak::permute::<24>(state),
-        #[cfg(target_arch = "aarch64")]
+        #[cfg(not(all(target_arch = "aarch64", feature = "aarch64")))]
+        Backend::Aarch64 => unsupported(backend),
+        #[cfg(all(target_arch = "aarch64", feature = "arm-sha3"))]
         Backend::ArmSha3 => {
             if !cpuid_sha3::get() {
                 unsupported(backend);
@@ -314,8 +327,8 @@ pub(crate) fn permute(backend: Backend, state: &mut [u64; 25]) {
             // the target feature `aarch64_sha3::permute` is compiled with.
             unsafe { aarch64_sha3::permute::<24>(state) }
         }
-        #[cfg(not(target_arch = "aarch64"))]
-        Backend::ArmSha3 | Backend::Aarch64 => unsupported(backend),
+        #[cfg(not(all(target_arch = "aarch64", feature = "arm-sha3")))]
+        Backend::ArmSha3 => unsupported(backend),
     }
 }
 
@@ -338,7 +351,7 @@ where
         });
         return;
     }
-    #[cfg(target_arch = "aarch64")]
+    #[cfg(all(target_arch = "aarch64", feature = "arm-sha3"))]
     if backend == Backend::ArmSha3 {
         if !cpuid_sha3::get() {
             unsupported(backend);
@@ -375,7 +388,7 @@ where
         });
         return;
     }
-    #[cfg(target_arch = "aarch64")]
+    #[cfg(all(target_arch = "aarch64", feature = "arm-sha3"))]
     if backend == Backend::ArmSha3 {
         if !cpuid_sha3::get() {
             unsupported(backend);
