@@ -30,6 +30,15 @@
 //! At the end of the permutation the lanes are rotated into place (24
 //! RORs per permutation).
 //!
+//! Not yet timed on hardware (only counted, and tested under qemu). On cores
+//! that issue logical instructions with a rotated operand to fewer pipes
+//! or with more latency than plain ones (Arm's optimization guides for the
+//! Cortex-A76 family, Neoverse N1 included, list shifted-register logical
+//! operations other than LSL #1-4 as two-cycle operations on one pipe),
+//! the folded rotations may cost more than OpenSSL's explicit RORs (which
+//! are one-cycle `EXTR`s on every integer pipe); measure before relying on
+//! the instruction count.
+//!
 //! Two empty `asm!` statements, which emit no instruction, steer LLVM
 //! where it would otherwise lose the above: [`opaque`] keeps θ's XOR chains
 //! in their written order (reassociated, two rotated operands can meet in
