@@ -65,9 +65,18 @@
 //!   later, Zen): the same with four Keccak states in the AVX2 registers;
 //! * [`Backend::X86`] where BMI1 and BMI2 exist without AVX2: the scalar
 //!   permutation compiled with `andn` and `rorx`;
+//! * on aarch64, [`Backend::ArmSha3`] (the ARMv8.2 SHA3 extension: single
+//!   messages in the low halves of the NEON registers, batches two at a
+//!   time) on Apple cores (macOS, or Linux with MIDR implementer Apple),
+//!   and [`Backend::Aarch64`] (scalar, lazy rotations) on every other
+//!   aarch64 core, with or without the SHA3 extension: on the Neoverse and
+//!   Cortex cores the scalar code issues on more pipes, the same choice as
+//!   OpenSSL and aws-lc. `Backend::available()` lists the detected one
+//!   first; either can be forced;
 //! * [`Backend::Portable`] everywhere else.
 //!
 //! Each x86 backend is a cargo feature (`x86`, `avx2`, `avx512`; all on by
+//! default), and so is each aarch64 one (`aarch64`, `arm-sha3`; on by
 //! default). Forcing a backend (`with_backend`) forces its batch engine
 //! too, so `Backend::Avx2` measures the AVX2 engine on an AVX-512 CPU.
 //!

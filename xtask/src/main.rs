@@ -9,8 +9,8 @@
 use std::process::ExitCode;
 
 mod bench;
-mod hashsum_bench;
 mod fuzz;
+mod hashsum_bench;
 mod kat;
 
 const USAGE: &str = "usage: cargo xtask <command> [options]

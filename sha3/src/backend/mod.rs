@@ -1,8 +1,15 @@
 //! Backend selection and dispatch: the one place that picks a Keccak-f
 //! implementation for a [`Backend`].
 
-use hash_core::{BackendKind, DetectCache, FixedAlgorithm, Hasher, Xof, XofAlgorithm};
+#[cfg(not(target_arch = "aarch64"))]
+use hash_core::DetectCache;
+use hash_core::{BackendKind, FixedAlgorithm, Hasher, Xof, XofAlgorithm};
 
+#[cfg(any(test, all(target_arch = "aarch64", feature = "aarch64")))]
+#[cfg_attr(not(all(target_arch = "aarch64", feature = "aarch64")), allow(dead_code))]
+mod aarch64_keccak;
+#[cfg(all(target_arch = "aarch64", feature = "arm-sha3"))]
+mod aarch64_sha3;
 mod portable;
 #[cfg(all(target_arch = "x86_64", feature = "avx2"))]
 mod x86_avx2;
@@ -17,6 +24,14 @@ cpufeatures::new!(cpuid_bmi, "bmi1", "bmi2");
 cpufeatures::new!(cpuid_avx2, "avx2", "bmi1", "bmi2");
 #[cfg(all(target_arch = "x86_64", feature = "avx512"))]
 cpufeatures::new!(cpuid_avx512, "avx512f", "avx2", "bmi1", "bmi2");
+
+#[cfg(all(target_arch = "aarch64", feature = "arm-sha3"))]
+cpufeatures::new!(cpuid_sha3, "sha3");
+
+/// Fewest busy lanes of the two-lane SHA3-extension engine worth running it
+/// for: with one busy lane it costs the same as the single-message code.
+#[cfg(all(target_arch = "aarch64", feature = "arm-sha3"))]
+const ARM_SHA3_MIN_ACTIVE: usize = 2;
 
 /// Fewest busy lanes of the four-lane AVX2 engine for which it beats
 /// hashing the remaining messages one by one with the scalar permutation.
@@ -66,22 +81,45 @@ pub enum Backend {
     /// Zen 3 and Haswell. Needs the `x86` cargo feature (on by
     /// default).
     X86,
+    /// The ARMv8.2 SHA3 extension (`EOR3`, `RAX1`, `XAR`, `BCAX`): one
+    /// Keccak round in 66 vector instructions. Single messages run in the
+    /// low halves of the NEON registers; `digest_many` / `digest_xof_many`
+    /// batches run two messages at once, one per half, down to the last
+    /// message. Needs aarch64 with the `sha3` feature (SHA3 and SHA512:
+    /// Apple M1 and later, Neoverse V1/V2/N2, Cortex-A710 and later) and
+    /// the `arm-sha3` cargo feature (on by default).
+    /// [`Backend::detect`] picks it only on Apple cores (macOS, or Linux
+    /// with MIDR implementer Apple), as OpenSSL does; on the Neoverse and
+    /// Cortex cores the scalar code is preferred, as in OpenSSL and
+    /// aws-lc (not yet timed on hardware here).
+    ArmSha3,
+    /// Scalar aarch64 Keccak-f with lazy rotations: every ρ and θ rotation
+    /// is the free rotated operand of an `EOR` or `BIC` (101 instructions
+    /// per round, χ's and-not one `BIC`), all rounds written out. One
+    /// message at a time, also in `digest_many`. Runs on every aarch64 CPU
+    /// and is [`Backend::detect`]'s choice on all but Apple cores. Needs the
+    /// `aarch64` cargo feature (on by default).
+    Aarch64,
     /// Safe Rust (rounds written out with constant lane indices, using the
     /// lane-complementing transform); runs everywhere. One message at a
     /// time, also in `digest_many`.
     Portable,
 }
 
+#[cfg(not(target_arch = "aarch64"))]
 static DETECTED: DetectCache = DetectCache::new();
 
 impl BackendKind for Backend {
-    const ALL: &'static [Backend] = &[Backend::Avx512, Backend::Avx2, Backend::X86, Backend::Portable];
+    const ALL: &'static [Backend] =
+        &[Backend::Avx512, Backend::Avx2, Backend::X86, Backend::ArmSha3, Backend::Aarch64, Backend::Portable];
 
     fn name(self) -> &'static str {
         match self {
             Backend::Avx512 => "avx512",
             Backend::Avx2 => "avx2",
             Backend::X86 => "x86",
+            Backend::ArmSha3 => "arm-sha3",
+            Backend::Aarch64 => "aarch64",
             Backend::Portable => "portable",
         }
     }
@@ -91,6 +129,8 @@ impl BackendKind for Backend {
             Backend::Avx512 => "x86-64 with avx512f, avx2, bmi1, bmi2 and the `avx512` cargo feature",
             Backend::Avx2 => "x86-64 with avx2, bmi1, bmi2 and the `avx2` cargo feature",
             Backend::X86 => "x86-64 with bmi1, bmi2 and the `x86` cargo feature",
+            Backend::ArmSha3 => "aarch64 with the sha3 extension (sha3 and sha512) and the `arm-sha3` cargo feature",
+            Backend::Aarch64 => "aarch64 and the `aarch64` cargo feature",
             Backend::Portable => "",
         }
     }
@@ -110,13 +150,133 @@ impl BackendKind for Backend {
             Backend::Avx512 => cpuid_avx512::get(),
             #[cfg(not(all(target_arch = "x86_64", feature = "avx512")))]
             Backend::Avx512 => false,
+            #[cfg(all(target_arch = "aarch64", feature = "arm-sha3"))]
+            Backend::ArmSha3 => cpuid_sha3::get(),
+            #[cfg(not(all(target_arch = "aarch64", feature = "arm-sha3")))]
+            Backend::ArmSha3 => false,
+            #[cfg(all(target_arch = "aarch64", feature = "aarch64"))]
+            Backend::Aarch64 => true,
+            #[cfg(not(all(target_arch = "aarch64", feature = "aarch64")))]
+            Backend::Aarch64 => false,
             Backend::Portable => true,
         }
     }
 
     #[inline]
     fn detect() -> Self {
+        #[cfg(target_arch = "aarch64")]
+        return arm::detect();
+        #[cfg(not(target_arch = "aarch64"))]
         DETECTED.get()
+    }
+
+    /// On aarch64 the best backend depends on the core, not only on its
+    /// features: the detected one first, then the rest in [`Self::ALL`]'s
+    /// order.
+    #[cfg(target_arch = "aarch64")]
+    fn available() -> impl Iterator<Item = Self> {
+        let best = arm::detect();
+        core::iter::once(best).chain(Self::ALL.iter().copied().filter(move |&b| b != best && b.is_supported()))
+    }
+}
+
+/// The aarch64 choice between the SHA3 extension and the scalar code, made
+/// once per process.
+///
+/// OpenSSL (`ARMV8_HAVE_SHA3_AND_WORTH_USING`, set for Apple cores only)
+/// and aws-lc (scalar on Neoverse) run the SHA3-extension Keccak only on
+/// Apple cores, their measurements having found the scalar code faster on
+/// the Neoverse and Cortex cores even where those have the extension
+/// (this crate has no aarch64 hardware to time either; both backends stay
+/// forceable). The core is known from macOS
+/// (Apple silicon only) or, on Linux and Android, from MIDR_EL1's
+/// implementer field (0x61, 'a', for Apple, as under Asahi Linux).
+#[cfg(target_arch = "aarch64")]
+mod arm {
+    use super::Backend;
+    use core::sync::atomic::{AtomicU8, Ordering};
+
+    /// 0: not chosen yet; 1: `Aarch64`; 2: `ArmSha3`; 3: `Portable` (both
+    /// aarch64 cargo features off).
+    static CHOICE: AtomicU8 = AtomicU8::new(0);
+
+    #[inline]
+    pub(super) fn detect() -> Backend {
+        match CHOICE.load(Ordering::Relaxed) {
+            1 => Backend::Aarch64,
+            2 => Backend::ArmSha3,
+            3 => Backend::Portable,
+            _ => choose(),
+        }
+    }
+
+    #[cold]
+    fn choose() -> Backend {
+        let sha3 = Backend::ArmSha3.is_supported() && (cfg!(target_os = "macos") || midr().is_some_and(prefers_sha3));
+        let (best, code) = if sha3 {
+            (Backend::ArmSha3, 2)
+        } else if Backend::Aarch64.is_supported() {
+            (Backend::Aarch64, 1)
+        } else {
+            (Backend::Portable, 3)
+        };
+        // Racing threads store the same value.
+        CHOICE.store(code, Ordering::Relaxed);
+        best
+    }
+
+    /// Whether a core with this MIDR_EL1 value runs the SHA3-extension
+    /// Keccak faster than the scalar one: Apple's (implementer 0x61).
+    pub(super) fn prefers_sha3(midr: u64) -> bool {
+        (midr >> 24) & 0xff == 0x61
+    }
+
+    /// MIDR_EL1 of the core this thread runs on. Linux and Android trap
+    /// EL0's `mrs` of the ID registers and emulate it where the kernel
+    /// says so with `HWCAP_CPUID` (Linux 4.11 and later; qemu-user too).
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    fn midr() -> Option<u64> {
+        const AT_HWCAP: core::ffi::c_ulong = 16;
+        const HWCAP_CPUID: core::ffi::c_ulong = 1 << 11;
+        unsafe extern "C" {
+            // glibc, musl and bionic all provide it; cpufeatures calls it
+            // too.
+            fn getauxval(kind: core::ffi::c_ulong) -> core::ffi::c_ulong;
+        }
+        // SAFETY: getauxval only reads the process's auxiliary vector and
+        // is thread-safe.
+        if unsafe { getauxval(AT_HWCAP) } & HWCAP_CPUID == 0 {
+            return None;
+        }
+        let midr: u64;
+        // SAFETY: HWCAP_CPUID, checked just above, says the kernel emulates
+        // `mrs` of MIDR_EL1 at EL0; it touches no memory or flags.
+        unsafe { core::arch::asm!("mrs {}, MIDR_EL1", out(reg) midr, options(nomem, nostack, preserves_flags)) };
+        Some(midr)
+    }
+
+    #[cfg(not(any(target_os = "linux", target_os = "android")))]
+    fn midr() -> Option<u64> {
+        None
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::prefers_sha3;
+
+        /// MIDR values of real cores: Apple's pick the SHA3 extension,
+        /// Arm's Neoverse and Cortex and qemu's `max` do not.
+        #[test]
+        fn sha3_extension_only_on_apple_cores() {
+            // Apple M1 Icestorm / Firestorm, M2 Avalanche.
+            for midr in [0x611f_0220, 0x611f_0230, 0x611f_0320] {
+                assert!(prefers_sha3(midr), "{midr:#x}");
+            }
+            // Neoverse N1, V1, N2, V2, Cortex-A72, qemu -cpu max.
+            for midr in [0x413f_d0c1, 0x411f_d400, 0x410f_d490, 0x410f_d4f0, 0x410f_d083, 0x000f_0510] {
+                assert!(!prefers_sha3(midr), "{midr:#x}");
+            }
+        }
     }
 }
 
@@ -156,6 +316,22 @@ pub(crate) fn absorb<const RATE: usize, const ROUNDS: usize, B: AsRef<[u8]>>(
         }
         #[cfg(not(all(target_arch = "x86_64", feature = "x86")))]
         Backend::X86 | Backend::Avx2 | Backend::Avx512 => unsupported(backend),
+        #[cfg(all(target_arch = "aarch64", feature = "aarch64"))]
+        Backend::Aarch64 => aarch64_keccak::absorb::<RATE, ROUNDS, B>(state, blocks),
+        #[cfg(not(all(target_arch = "aarch64", feature = "aarch64")))]
+        Backend::Aarch64 => unsupported(backend),
+        #[cfg(all(target_arch = "aarch64", feature = "arm-sha3"))]
+        Backend::ArmSha3 => {
+            if !cpuid_sha3::get() {
+                unsupported(backend);
+            }
+            // SAFETY: `cpuid_sha3::get()` just confirmed the SHA3 (and
+            // SHA512) extension, the target feature `aarch64_sha3::absorb`
+            // is compiled with.
+            unsafe { aarch64_sha3::absorb::<RATE, ROUNDS, B>(state, blocks) }
+        }
+        #[cfg(not(all(target_arch = "aarch64", feature = "arm-sha3")))]
+        Backend::ArmSha3 => unsupported(backend),
     }
 }
 
@@ -175,6 +351,21 @@ pub(crate) fn permute<const ROUNDS: usize>(backend: Backend, state: &mut [u64; 2
         }
         #[cfg(not(all(target_arch = "x86_64", feature = "x86")))]
         Backend::X86 | Backend::Avx2 | Backend::Avx512 => unsupported(backend),
+        #[cfg(all(target_arch = "aarch64", feature = "aarch64"))]
+        Backend::Aarch64 => aarch64_keccak::permute::<ROUNDS>(state),
+        #[cfg(not(all(target_arch = "aarch64", feature = "aarch64")))]
+        Backend::Aarch64 => unsupported(backend),
+        #[cfg(all(target_arch = "aarch64", feature = "arm-sha3"))]
+        Backend::ArmSha3 => {
+            if !cpuid_sha3::get() {
+                unsupported(backend);
+            }
+            // SAFETY: `cpuid_sha3::get()` just confirmed the SHA3 extension,
+            // the target feature `aarch64_sha3::permute` is compiled with.
+            unsafe { aarch64_sha3::permute::<ROUNDS>(state) }
+        }
+        #[cfg(not(all(target_arch = "aarch64", feature = "arm-sha3")))]
+        Backend::ArmSha3 => unsupported(backend),
     }
 }
 
@@ -209,6 +400,19 @@ pub(crate) fn digest_many<A, const RATE: usize, const ROUNDS: usize>(
             // SAFETY: `cpuid_avx2::get()` confirmed AVX2 above, the target
             // feature `x86_avx2::absorb4` is compiled with.
             unsafe { x86_avx2::absorb4::<RATE, ROUNDS>(states, data) }
+        });
+        return;
+    }
+    #[cfg(all(target_arch = "aarch64", feature = "arm-sha3"))]
+    if backend == Backend::ArmSha3 {
+        if !cpuid_sha3::get() {
+            unsupported(backend);
+        }
+        hash_core::multi::digest_many_lanes::<A, 2>(backend, inputs, outputs, ARM_SHA3_MIN_ACTIVE, |states, data| {
+            // SAFETY: `cpuid_sha3::get()` confirmed the SHA3 extension
+            // above, the target feature `aarch64_sha3::absorb2` is compiled
+            // with.
+            unsafe { aarch64_sha3::absorb2::<RATE, ROUNDS>(states, data) }
         });
         return;
     }
@@ -249,6 +453,25 @@ pub(crate) fn digest_xof_many<A, const RATE: usize, const ROUNDS: usize>(
             // feature `x86_avx2::absorb4` is compiled with.
             unsafe { x86_avx2::absorb4::<RATE, ROUNDS>(states, data) }
         });
+        return;
+    }
+    #[cfg(all(target_arch = "aarch64", feature = "arm-sha3"))]
+    if backend == Backend::ArmSha3 {
+        if !cpuid_sha3::get() {
+            unsupported(backend);
+        }
+        hash_core::multi::digest_xof_many_lanes::<A, 2>(
+            backend,
+            inputs,
+            outputs,
+            ARM_SHA3_MIN_ACTIVE,
+            |states, data| {
+                // SAFETY: `cpuid_sha3::get()` confirmed the SHA3 extension
+                // above, the target feature `aarch64_sha3::absorb2` is compiled
+                // with.
+                unsafe { aarch64_sha3::absorb2::<RATE, ROUNDS>(states, data) }
+            },
+        );
         return;
     }
     for (input, output) in inputs.iter().zip(outputs.iter_mut()) {
@@ -298,6 +521,19 @@ pub(crate) fn hash_chunks<const RATE: usize, const ROUNDS: usize>(
         });
         return;
     }
+    #[cfg(all(target_arch = "aarch64", feature = "arm-sha3"))]
+    if backend == Backend::ArmSha3 {
+        if !cpuid_sha3::get() {
+            unsupported(backend);
+        }
+        chunks_on_lanes::<2, RATE, ROUNDS>(backend, data, len, domain, out, cv, ARM_SHA3_MIN_ACTIVE, |states, data| {
+            // SAFETY: `cpuid_sha3::get()` confirmed the SHA3 extension
+            // above, the target feature `aarch64_sha3::absorb2` is compiled
+            // with.
+            unsafe { aarch64_sha3::absorb2::<RATE, ROUNDS>(states, data) }
+        });
+        return;
+    }
     for (chunk, cv_out) in data.chunks_exact(len).zip(out.chunks_exact_mut(cv)) {
         hash_chunk::<RATE, ROUNDS>(backend, chunk, domain, cv_out);
     }
@@ -338,7 +574,7 @@ fn squeeze_into(state: &[u64; 25], out: &mut [u8]) {
 /// at a time; a last group of fewer than `min_active` chunks goes through
 /// the single-stream permutation, a larger one fills its idle lanes with
 /// copies of a busy lane whose results are dropped.
-#[cfg(all(target_arch = "x86_64", feature = "avx2"))]
+#[cfg(any(all(target_arch = "x86_64", feature = "avx2"), all(target_arch = "aarch64", feature = "arm-sha3")))]
 #[allow(clippy::too_many_arguments)]
 fn chunks_on_lanes<const N: usize, const RATE: usize, const ROUNDS: usize>(
     backend: Backend,
