@@ -494,6 +494,30 @@ macro_rules! xof_stream {
     }};
 }
 
+/// Streaming subjects of a sha3 hasher built by `$new(backend)` (the
+/// KangarooTwelve and TurboSHAKE types, whose constructors take arguments).
+#[allow(unused_macros)]
+macro_rules! custom_stream {
+    ($algo:expr, $new:expr) => {{
+        sha3::Backend::available()
+            .map(|b| StreamSubject {
+                algo: $algo,
+                backend: b.name(),
+                hash: Box::new(move |pieces: &[&[u8]], out: &mut [u8]| {
+                    let mut h = $new(b);
+                    for p in pieces {
+                        h.update(p);
+                    }
+                    let mut reader = h.finalize_xof();
+                    let (first, rest) = out.split_at_mut(out.len() / 3);
+                    reader.read(first);
+                    reader.read(rest);
+                }),
+            })
+            .collect::<Vec<_>>()
+    }};
+}
+
 /// Our streaming subjects for `algo`, one per backend this CPU supports,
 /// best first; empty if the crate is not in this build.
 pub fn ours_streaming(algo: &'static Algo) -> Vec<StreamSubject> {
@@ -528,6 +552,14 @@ pub fn ours_streaming(algo: &'static Algo) -> Vec<StreamSubject> {
         "shake128" => xof_stream!(algo, sha3::Shake128, sha3::Backend),
         #[cfg(feature = "sha3")]
         "shake256" => xof_stream!(algo, sha3::Shake256, sha3::Backend),
+        #[cfg(feature = "sha3")]
+        "kt128" => custom_stream!(algo, |b| sha3::KangarooTwelve::with_backend(b, b"")),
+        #[cfg(feature = "sha3")]
+        "kt256" => custom_stream!(algo, |b| sha3::Kt256::with_backend(b, b"")),
+        #[cfg(feature = "sha3")]
+        "turboshake128" => custom_stream!(algo, |b| sha3::TurboShake128::with_backend(b, 0x1f)),
+        #[cfg(feature = "sha3")]
+        "turboshake256" => custom_stream!(algo, |b| sha3::TurboShake256::with_backend(b, 0x1f)),
         _ => Vec::new(),
     }
 }
