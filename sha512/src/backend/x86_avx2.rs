@@ -221,7 +221,7 @@ macro_rules! round {
         let dhw = opaque($d.wrapping_add($h).wrapping_add($wk));
         let e_new = opaque(opaque(dhw.wrapping_add((($f ^ $g) & $e) ^ $g)).wrapping_add(big_sigma1($e)));
         // T1 + (b ∧ c), then + (a ∧ (b ⊕ c)) (so + Maj), then + Σ0(a): the next a.
-        let t = opaque(e_new.wrapping_sub($d).wrapping_add($b & $c)).wrapping_add($a & ($b ^ $c));
+        let t = opaque(opaque(e_new.wrapping_sub($d).wrapping_add($b & $c)).wrapping_add($a & ($b ^ $c)));
         $h = t.wrapping_add(big_sigma0($a));
         $d = e_new;
     };
