@@ -6,8 +6,9 @@
 //! two in the high 128-bit half of each `ymm` register, four words per
 //! step, and `W[t] + K[t]` is stored to a stack buffer. The rounds (step 3)
 //! run on general registers: the Σ rotations are BMI2 `rorx` (which leaves
-//! its source intact and the flags alone), Ch uses BMI1 `andn`, and Maj
-//! reuses the previous round's `a ⊕ b`. The schedule of the second block
+//! its source intact and the flags alone), and the sums of each round are
+//! grouped so that its two dependency chains are four operations deep (see
+//! [`round!`]). The schedule of the second block
 //! is computed while the first block's rounds run; the second block's
 //! rounds then only read the buffer. This is the layout of Intel's paper
 //! "Fast SHA-256 Implementations on Intel Architecture Processors" (2012)
@@ -112,42 +113,62 @@ fn schedule(x0: __m256i, x1: __m256i, x2: __m256i, x3: __m256i) -> __m256i {
     _mm256_add_epi32(w, _mm256_shuffle_epi8(s1, high_pair))
 }
 
+/// `x`, unchanged, but opaque to the optimiser: it cannot reassociate a
+/// sum across it, so the additions of `round!` stay in the order written.
+#[inline(always)]
+fn opaque(mut x: u32) -> u32 {
+    // SAFETY: the template is only a comment: no instruction is emitted, no
+    // memory, stack or flag is touched, and `x`'s register comes back as it
+    // went in.
+    unsafe { core::arch::asm!("/* {0:e} */", inout(reg) x, options(pure, nomem, nostack, preserves_flags)) };
+    x
+}
+
 /// One round (§6.2.2 step 3) with the working variables named in rotated
-/// order, so nothing moves: T1 is added into `d` (the next `e`) and `h`
-/// becomes the next `a`. `$ab` carries `a ⊕ b` from round to round:
-/// Maj(a, b, c) = ((a ⊕ b) ∧ (b ⊕ c)) ⊕ b, and this round's `b ⊕ c` is the
-/// previous round's `a ⊕ b`.
+/// order, so nothing moves: T1 = h + Σ1(e) + Ch(e, f, g) + `K[t]` + `W[t]`
+/// goes into `d` (the next `e`) and T1 + T2 into `h` (the next `a`). `$wk`
+/// is `K[t]` + `W[t]`.
+///
+/// The sums are ordered so that each of the two dependency chains is four
+/// operations long per round rather than five:
+/// - next e = ((d + h + `wk`) + Ch(e, f, g)) + Σ1(e): d + h + `wk` is ready
+///   before e, Ch(e, f, g) = ((f ⊕ g) ∧ e) ⊕ g (equal to (4.2)) is two
+///   operations after e and Σ1(e) (4.5) three.
+/// - next a = ((next e − d + (b ∧ c)) + (a ∧ (b ⊕ c))) + Σ0(a): next e − d is
+///   T1, and Maj(a, b, c) (4.3) = (a ∧ (b ⊕ c)) + (b ∧ c) (the two terms
+///   have no bit in common), so a itself goes through one AND, an addition
+///   and Σ0 (4.4) (three deep) before the last addition.
+///
+/// Left alone, the optimiser regroups the sums by its own ranking, which
+/// puts Σ1 and Σ0 in the middle of the chains; `opaque` pins the grouping
+/// (the same shape as SHA-512's x86 rounds).
 macro_rules! round {
-    ($a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident, $ab:ident, $wk:expr) => {
-        let hk = $h.wrapping_add($wk);
-        // Ch (4.2) as (e ∧ f) + (¬e ∧ g): the two terms share no bits.
-        let ch = ($e & $f).wrapping_add(!$e & $g);
-        // Σ1 (4.5).
+    ($a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident, $wk:expr) => {
+        // d + h + K[t] + W[t], then + Ch(e, f, g), then + Σ1(e): the next e.
+        let dhw = opaque($d.wrapping_add($h).wrapping_add($wk));
         let s1 = $e.rotate_right(6) ^ $e.rotate_right(11) ^ $e.rotate_right(25);
-        let t1 = hk.wrapping_add(ch).wrapping_add(s1);
-        $d = $d.wrapping_add(t1);
-        let ab = $a ^ $b;
-        let maj = (ab & $ab) ^ $b;
-        $ab = ab;
-        // Σ0 (4.4).
+        let e_new = opaque(opaque(dhw.wrapping_add((($f ^ $g) & $e) ^ $g)).wrapping_add(s1));
+        // T1 + (b ∧ c), then + (a ∧ (b ⊕ c)) (so + Maj), then + Σ0(a): the next a.
+        let t = opaque(opaque(e_new.wrapping_sub($d).wrapping_add($b & $c)).wrapping_add($a & ($b ^ $c)));
         let s0 = $a.rotate_right(2) ^ $a.rotate_right(13) ^ $a.rotate_right(22);
-        $h = t1.wrapping_add(s0).wrapping_add(maj);
+        $h = t.wrapping_add(s0);
+        $d = e_new;
     };
 }
 
 /// Rounds `4g..4g+4` reading `W + K` from `$row[0..4]` (names start at
 /// `a`), then rounds `4g+4..4g+8` from `$row2` (names start at `e`).
 macro_rules! eight_rounds {
-    ([$a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident], $ab:ident, $row:expr, $row2:expr) => {
+    ([$a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident], $row:expr, $row2:expr) => {
         let (row, row2): (&[u32], &[u32]) = ($row, $row2);
-        round!($a, $b, $c, $d, $e, $f, $g, $h, $ab, row[0]);
-        round!($h, $a, $b, $c, $d, $e, $f, $g, $ab, row[1]);
-        round!($g, $h, $a, $b, $c, $d, $e, $f, $ab, row[2]);
-        round!($f, $g, $h, $a, $b, $c, $d, $e, $ab, row[3]);
-        round!($e, $f, $g, $h, $a, $b, $c, $d, $ab, row2[0]);
-        round!($d, $e, $f, $g, $h, $a, $b, $c, $ab, row2[1]);
-        round!($c, $d, $e, $f, $g, $h, $a, $b, $ab, row2[2]);
-        round!($b, $c, $d, $e, $f, $g, $h, $a, $ab, row2[3]);
+        round!($a, $b, $c, $d, $e, $f, $g, $h, row[0]);
+        round!($h, $a, $b, $c, $d, $e, $f, $g, row[1]);
+        round!($g, $h, $a, $b, $c, $d, $e, $f, row[2]);
+        round!($f, $g, $h, $a, $b, $c, $d, $e, row[3]);
+        round!($e, $f, $g, $h, $a, $b, $c, $d, row2[0]);
+        round!($d, $e, $f, $g, $h, $a, $b, $c, row2[1]);
+        round!($c, $d, $e, $f, $g, $h, $a, $b, row2[2]);
+        round!($b, $c, $d, $e, $f, $g, $h, $a, row2[3]);
     };
 }
 
@@ -158,9 +179,8 @@ macro_rules! eight_rounds {
 #[target_feature(enable = "avx2,bmi1,bmi2")]
 fn rounds_from_buffer(state: &mut [u32; 8], buf: &Schedule, half: usize) {
     let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = *state;
-    let mut ab = b ^ c;
     for pair in buf.0.chunks_exact(2) {
-        eight_rounds!([a, b, c, d, e, f, g, h], ab, &pair[0][half..half + 4], &pair[1][half..half + 4]);
+        eight_rounds!([a, b, c, d, e, f, g, h], &pair[0][half..half + 4], &pair[1][half..half + 4]);
     }
     for (s, x) in state.iter_mut().zip([a, b, c, d, e, f, g, h]) {
         *s = s.wrapping_add(x);
@@ -172,8 +192,6 @@ fn rounds_from_buffer(state: &mut [u32; 8], buf: &Schedule, half: usize) {
 /// is computed twice and used once).
 #[inline]
 #[target_feature(enable = "avx2,bmi1,bmi2")]
-// The last round's `a ⊕ b` goes unused.
-#[allow(unused_assignments)]
 fn compress_pair(state: &mut [u32; 8], lo: &[u8; 64], hi: &[u8; 64], hi_too: bool, buf: &mut Schedule) {
     let (lo, _) = lo.as_chunks::<16>();
     let (hi, _) = hi.as_chunks::<16>();
@@ -189,22 +207,21 @@ fn compress_pair(state: &mut [u32; 8], lo: &[u8; 64], hi: &[u8; 64], hi_too: boo
     // Rounds 0..48 of the first block, while words 16..64 of both blocks
     // are scheduled four at a time, 16 words ahead of the rounds.
     let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = *state;
-    let mut ab = b ^ c;
     for k in 0..3 {
         let r = 4 * k;
         x0 = schedule(x0, x1, x2, x3);
         store_wk(buf, r + 4, x0);
         x1 = schedule(x1, x2, x3, x0);
         store_wk(buf, r + 5, x1);
-        eight_rounds!([a, b, c, d, e, f, g, h], ab, &buf.0[r][..4], &buf.0[r + 1][..4]);
+        eight_rounds!([a, b, c, d, e, f, g, h], &buf.0[r][..4], &buf.0[r + 1][..4]);
         x2 = schedule(x2, x3, x0, x1);
         store_wk(buf, r + 6, x2);
         x3 = schedule(x3, x0, x1, x2);
         store_wk(buf, r + 7, x3);
-        eight_rounds!([a, b, c, d, e, f, g, h], ab, &buf.0[r + 2][..4], &buf.0[r + 3][..4]);
+        eight_rounds!([a, b, c, d, e, f, g, h], &buf.0[r + 2][..4], &buf.0[r + 3][..4]);
     }
-    eight_rounds!([a, b, c, d, e, f, g, h], ab, &buf.0[12][..4], &buf.0[13][..4]);
-    eight_rounds!([a, b, c, d, e, f, g, h], ab, &buf.0[14][..4], &buf.0[15][..4]);
+    eight_rounds!([a, b, c, d, e, f, g, h], &buf.0[12][..4], &buf.0[13][..4]);
+    eight_rounds!([a, b, c, d, e, f, g, h], &buf.0[14][..4], &buf.0[15][..4]);
     for (s, x) in state.iter_mut().zip([a, b, c, d, e, f, g, h]) {
         *s = s.wrapping_add(x);
     }
