@@ -200,15 +200,20 @@ fn word(block: &[u8], j: usize) -> u64 {
     u64::from_le_bytes(w)
 }
 
-/// Two little-endian 64-bit words (FIPS 202 §B.1) in one 16-byte load.
+/// Two little-endian 64-bit words (FIPS 202 §B.1) in one 16-byte load
+/// (two scalar loads on big-endian aarch64, where the lanes of a byte
+/// vector would come out byte-reversed).
 #[target_feature(enable = "sha3")]
 #[inline]
 fn load2(bytes: &[u8]) -> uint64x2_t {
     let bytes: &[u8; 16] = bytes.try_into().expect("16 bytes");
+    if cfg!(target_endian = "big") {
+        return pair(word(bytes, 0), word(bytes, 1));
+    }
     // SAFETY: `bytes` is 16 readable bytes; `vld1q_u8` reads them
     // unaligned, and NEON is part of the `sha3` target feature this
-    // function is compiled with. Lanes are little-endian on aarch64 Linux
-    // and macOS, the byte order of §B.1.
+    // function is compiled with. On little-endian aarch64 (checked above)
+    // the two lanes are the words in the byte order of §B.1.
     vreinterpretq_u64_u8(unsafe { vld1q_u8(bytes.as_ptr()) })
 }
 
