@@ -15,11 +15,13 @@
 //!
 //! The round follows the portable module's plane-by-plane schedule with
 //! constant indices. The intrinsics are safe to call inside functions
-//! compiled with AVX-512F; this file needs no `unsafe`.
+//! compiled with AVX-512F; the only `unsafe` is the unaligned 64-byte loads
+//! and stores of the transposes, each from a bounds-checked slice.
 
 use core::arch::x86_64::{
-    __m512i, _mm256_extract_epi64, _mm512_castsi512_si256, _mm512_extracti64x4_epi64, _mm512_rol_epi64,
-    _mm512_set_epi64, _mm512_set1_epi64, _mm512_ternarylogic_epi64, _mm512_xor_si512,
+    __m512i, _mm512_loadu_si512, _mm512_permutex2var_epi64, _mm512_rol_epi64, _mm512_set_epi64, _mm512_set1_epi64,
+    _mm512_setzero_si512, _mm512_shuffle_i64x2, _mm512_storeu_si512, _mm512_ternarylogic_epi64, _mm512_unpackhi_epi64,
+    _mm512_unpacklo_epi64, _mm512_xor_si512,
 };
 
 use super::portable::round_constants;
@@ -107,66 +109,137 @@ fn keccak_p8<const ROUNDS: usize>(state: &mut [__m512i; 25]) {
     *state = a;
 }
 
-/// The little-endian 64-bit word at `bytes[at..at + 8]`.
-#[inline(always)]
-fn word(bytes: &[u8], at: usize) -> i64 {
-    let mut w = [0u8; 8];
-    w.copy_from_slice(&bytes[at..at + 8]);
-    i64::from_le_bytes(w)
+/// Transpose an 8 x 8 matrix of 64-bit words: `rows[i]` holds eight
+/// consecutive words of lane `i`; element `i` of result `j` is word `j` of
+/// lane `i`. Three stages of eight shuffles (the 8 x 8 transpose of XKCP's
+/// and Intel's multi-buffer code): `vpunpck{l,h}qdq` pairs lanes 2i and
+/// 2i + 1, `vpermt2q` gathers four lanes' words j and j + 4, `vshufi64x2`
+/// joins the two halves. Results the caller does not use are dead code
+/// once this is inlined.
+#[target_feature(enable = "avx512f")]
+#[inline]
+fn transpose(r: [__m512i; 8]) -> [__m512i; 8] {
+    // Stage 1: t[2p] = words 0, 2, 4, 6 of lanes 2p and 2p + 1
+    // interleaved; t[2p + 1] = words 1, 3, 5, 7.
+    let t0 = _mm512_unpacklo_epi64(r[0], r[1]);
+    let t1 = _mm512_unpackhi_epi64(r[0], r[1]);
+    let t2 = _mm512_unpacklo_epi64(r[2], r[3]);
+    let t3 = _mm512_unpackhi_epi64(r[2], r[3]);
+    let t4 = _mm512_unpacklo_epi64(r[4], r[5]);
+    let t5 = _mm512_unpackhi_epi64(r[4], r[5]);
+    let t6 = _mm512_unpacklo_epi64(r[6], r[7]);
+    let t7 = _mm512_unpackhi_epi64(r[6], r[7]);
+    // Stage 2: words j and j + 4 of four lanes: elements 0, 1 of each
+    // 128-bit pair of the first source, then of the second
+    // (`_mm512_set_epi64` lists elements from the top).
+    let even = _mm512_set_epi64(13, 12, 5, 4, 9, 8, 1, 0);
+    let odd = _mm512_set_epi64(15, 14, 7, 6, 11, 10, 3, 2);
+    let u0 = _mm512_permutex2var_epi64(t0, even, t2); // words 0, 4 of lanes 0-3
+    let u1 = _mm512_permutex2var_epi64(t0, odd, t2); // words 2, 6
+    let u2 = _mm512_permutex2var_epi64(t1, even, t3); // words 1, 5
+    let u3 = _mm512_permutex2var_epi64(t1, odd, t3); // words 3, 7
+    let u4 = _mm512_permutex2var_epi64(t4, even, t6); // words 0, 4 of lanes 4-7
+    let u5 = _mm512_permutex2var_epi64(t4, odd, t6);
+    let u6 = _mm512_permutex2var_epi64(t5, even, t7);
+    let u7 = _mm512_permutex2var_epi64(t5, odd, t7);
+    // Stage 3: the low 256 bits of both (0x44) or the high ones (0xee).
+    [
+        _mm512_shuffle_i64x2::<0x44>(u0, u4),
+        _mm512_shuffle_i64x2::<0x44>(u2, u6),
+        _mm512_shuffle_i64x2::<0x44>(u1, u5),
+        _mm512_shuffle_i64x2::<0x44>(u3, u7),
+        _mm512_shuffle_i64x2::<0xee>(u0, u4),
+        _mm512_shuffle_i64x2::<0xee>(u2, u6),
+        _mm512_shuffle_i64x2::<0xee>(u1, u5),
+        _mm512_shuffle_i64x2::<0xee>(u3, u7),
+    ]
+}
+
+/// The eight little-endian 64-bit words at `bytes[at..at + 64]`.
+#[target_feature(enable = "avx512f")]
+#[inline]
+fn load(bytes: &[u8], at: usize) -> __m512i {
+    let row = &bytes[at..at + 64];
+    // SAFETY: `row` is 64 readable bytes (the slice index above checks);
+    // `vmovdqu64` needs no alignment. AVX-512F is enabled on this function.
+    unsafe { _mm512_loadu_si512(row.as_ptr().cast()) }
+}
+
+/// Words `w..w + 8` of the eight states, transposed into one register
+/// per word.
+#[target_feature(enable = "avx512f")]
+#[inline]
+fn load_states(states: &[[u64; 25]; 8], w: usize) -> [__m512i; 8] {
+    transpose(core::array::from_fn(|i| {
+        let row = &states[i][w..w + 8];
+        // SAFETY: `row` is eight readable words (checked by the slice
+        // index); `vmovdqu64` needs no alignment.
+        unsafe { _mm512_loadu_si512(row.as_ptr().cast()) }
+    }))
+}
+
+/// Store `words` (word `w + j` of the eight states in `words[j]`) back
+/// into the states.
+#[target_feature(enable = "avx512f")]
+#[inline]
+fn store_states(states: &mut [[u64; 25]; 8], w: usize, words: [__m512i; 8]) {
+    // The transpose is its own inverse.
+    for (state, row) in states.iter_mut().zip(transpose(words)) {
+        let out = &mut state[w..w + 8];
+        // SAFETY: `out` is eight writable words (checked by the slice
+        // index); `vmovdqu64` needs no alignment.
+        unsafe { _mm512_storeu_si512(out.as_mut_ptr().cast(), row) }
+    }
 }
 
 /// Absorb `data[i]` into `states[i]` for the eight lanes (FIPS 202 §4
 /// Algorithm 8 step 6), each block followed by Keccak-p\[1600, `ROUNDS`\].
 /// Every `data[i]` has the same length, a whole number of `RATE`-byte
 /// blocks.
+///
+/// The states and each block's message words go in and out of the
+/// registers by 8 x 8 transposes of full-width loads ([`transpose`]), 64
+/// bytes of each lane at a time: three shuffles per word where inserting
+/// the words one by one takes about seven. A rate that is not a multiple
+/// of 64 bytes (all of them: 72 to 168 bytes, at least 9 words) ends with
+/// one overlapping load of the block's last 64 bytes, of which only the
+/// words not yet absorbed are used; the state's 25th word likewise comes
+/// from a load of words 17 to 24.
 #[target_feature(enable = "avx512f")]
 pub(super) fn absorb8<const RATE: usize, const ROUNDS: usize>(states: &mut [[u64; 25]; 8], data: [&[u8]; 8]) {
+    const { assert!(RATE.is_multiple_of(8) && RATE >= 64 && RATE <= 200) };
     assert!(
         data.iter().all(|d| d.len() == data[0].len()) && data[0].len().is_multiple_of(RATE),
         "absorb8: lanes need the same whole number of blocks"
     );
-    let s = &*states;
-    let mut a: [__m512i; 25] = core::array::from_fn(|i| {
-        _mm512_set_epi64(
-            s[7][i] as i64,
-            s[6][i] as i64,
-            s[5][i] as i64,
-            s[4][i] as i64,
-            s[3][i] as i64,
-            s[2][i] as i64,
-            s[1][i] as i64,
-            s[0][i] as i64,
-        )
-    });
-    let blocks = data[0].len() / RATE;
-    for k in 0..blocks {
-        let m = data.map(|d| &d[k * RATE..(k + 1) * RATE]);
-        for (j, lane) in a.iter_mut().take(RATE / 8).enumerate() {
-            let at = 8 * j;
-            let w = _mm512_set_epi64(
-                word(m[7], at),
-                word(m[6], at),
-                word(m[5], at),
-                word(m[4], at),
-                word(m[3], at),
-                word(m[2], at),
-                word(m[1], at),
-                word(m[0], at),
-            );
-            *lane = _mm512_xor_si512(*lane, w);
+    let mut a = [_mm512_setzero_si512(); 25];
+    for w in [0, 8, 16] {
+        a[w..w + 8].copy_from_slice(&load_states(states, w));
+    }
+    a[24] = load_states(states, 17)[7];
+    let words = RATE / 8;
+    let blocks = data.map(|d| d.as_chunks::<RATE>().0);
+    for k in 0..blocks[0].len() {
+        let block = blocks.map(|b| &b[k][..]);
+        let mut w = 0;
+        while w + 8 <= words {
+            let m = transpose(block.map(|b| load(b, 8 * w)));
+            for (lane, m) in a[w..w + 8].iter_mut().zip(m) {
+                *lane = _mm512_xor_si512(*lane, m);
+            }
+            w += 8;
+        }
+        if w < words {
+            // The last `words - w` words: the top of a transpose of the
+            // block's last 64 bytes.
+            let m = transpose(block.map(|b| load(b, RATE - 64)));
+            for (lane, m) in a[w..words].iter_mut().zip(&m[8 - (words - w)..]) {
+                *lane = _mm512_xor_si512(*lane, *m);
+            }
         }
         keccak_p8::<ROUNDS>(&mut a);
     }
-    for (i, lane) in a.iter().enumerate() {
-        let lo = _mm512_castsi512_si256(*lane);
-        let hi = _mm512_extracti64x4_epi64::<1>(*lane);
-        states[0][i] = _mm256_extract_epi64::<0>(lo) as u64;
-        states[1][i] = _mm256_extract_epi64::<1>(lo) as u64;
-        states[2][i] = _mm256_extract_epi64::<2>(lo) as u64;
-        states[3][i] = _mm256_extract_epi64::<3>(lo) as u64;
-        states[4][i] = _mm256_extract_epi64::<0>(hi) as u64;
-        states[5][i] = _mm256_extract_epi64::<1>(hi) as u64;
-        states[6][i] = _mm256_extract_epi64::<2>(hi) as u64;
-        states[7][i] = _mm256_extract_epi64::<3>(hi) as u64;
+    for w in [0, 8, 16, 17] {
+        store_states(states, w, a[w..w + 8].try_into().unwrap());
     }
 }
