@@ -165,17 +165,34 @@ fn load(bytes: &[u8], at: usize) -> __m512i {
     unsafe { _mm512_loadu_si512(row.as_ptr().cast()) }
 }
 
-/// Words `w..w + 8` of the eight states, transposed into one register
-/// per word.
-#[target_feature(enable = "avx512f")]
+/// Words `w..w + 8` (bytes `8 * w..8 * w + 64`) of eight lanes
+/// (`[&[u8]; 8]`), transposed into one register per word. A macro, not a
+/// function: LLVM left a function of this size out of line, passing the
+/// eight registers through memory. (No closures or `array::map` either:
+/// they would not inherit the target feature.)
+macro_rules! load8 {
+    ($lanes:expr, $w:expr) => {{
+        let (lanes, at) = ($lanes, 8 * $w);
+        transpose([
+            load(lanes[0], at),
+            load(lanes[1], at),
+            load(lanes[2], at),
+            load(lanes[3], at),
+            load(lanes[4], at),
+            load(lanes[5], at),
+            load(lanes[6], at),
+            load(lanes[7], at),
+        ])
+    }};
+}
+
+/// The 200 bytes of a state, little-endian words (x86-64 is little-endian).
 #[inline]
-fn load_states(states: &[[u64; 25]; 8], w: usize) -> [__m512i; 8] {
-    transpose(core::array::from_fn(|i| {
-        let row = &states[i][w..w + 8];
-        // SAFETY: `row` is eight readable words (checked by the slice
-        // index); `vmovdqu64` needs no alignment.
-        unsafe { _mm512_loadu_si512(row.as_ptr().cast()) }
-    }))
+fn as_bytes(state: &[u64; 25]) -> &[u8] {
+    // SAFETY: a `[u64; 25]` is 200 initialised bytes with no padding, and
+    // `u8` has no alignment or validity requirement; the shared borrow of
+    // `state` covers the returned slice's lifetime.
+    unsafe { core::slice::from_raw_parts(state.as_ptr().cast(), 200) }
 }
 
 /// Store `words` (word `w + j` of the eight states in `words[j]`) back
@@ -213,17 +230,39 @@ pub(super) fn absorb8<const RATE: usize, const ROUNDS: usize>(states: &mut [[u64
         "absorb8: lanes need the same whole number of blocks"
     );
     let mut a = [_mm512_setzero_si512(); 25];
-    for w in [0, 8, 16] {
-        a[w..w + 8].copy_from_slice(&load_states(states, w));
+    {
+        let s = &*states;
+        let rows = [
+            as_bytes(&s[0]),
+            as_bytes(&s[1]),
+            as_bytes(&s[2]),
+            as_bytes(&s[3]),
+            as_bytes(&s[4]),
+            as_bytes(&s[5]),
+            as_bytes(&s[6]),
+            as_bytes(&s[7]),
+        ];
+        for w in [0, 8, 16] {
+            a[w..w + 8].copy_from_slice(&load8!(rows, w));
+        }
+        a[24] = load8!(rows, 17)[7];
     }
-    a[24] = load_states(states, 17)[7];
     let words = RATE / 8;
-    let blocks = data.map(|d| d.as_chunks::<RATE>().0);
-    for k in 0..blocks[0].len() {
-        let block = blocks.map(|b| &b[k][..]);
+    for k in 0..data[0].len() / RATE {
+        let at = k * RATE;
+        let block = [
+            &data[0][at..],
+            &data[1][at..],
+            &data[2][at..],
+            &data[3][at..],
+            &data[4][at..],
+            &data[5][at..],
+            &data[6][at..],
+            &data[7][at..],
+        ];
         let mut w = 0;
         while w + 8 <= words {
-            let m = transpose(block.map(|b| load(b, 8 * w)));
+            let m = load8!(block, w);
             for (lane, m) in a[w..w + 8].iter_mut().zip(m) {
                 *lane = _mm512_xor_si512(*lane, m);
             }
@@ -232,7 +271,7 @@ pub(super) fn absorb8<const RATE: usize, const ROUNDS: usize>(states: &mut [[u64
         if w < words {
             // The last `words - w` words: the top of a transpose of the
             // block's last 64 bytes.
-            let m = transpose(block.map(|b| load(b, RATE - 64)));
+            let m = load8!(block, words - 8);
             for (lane, m) in a[w..words].iter_mut().zip(&m[8 - (words - w)..]) {
                 *lane = _mm512_xor_si512(*lane, *m);
             }
