@@ -51,17 +51,20 @@ macro_rules! chi {
 }
 
 /// One output plane of a round: θ's D, ρ, π's lane choice and χ, as in
-/// `portable::round` (same `[source column offset]` triples).
+/// `portable::round` (same `[source column offset]` triples). θ's
+/// D\[x\] = C\[x − 1\] ⊕ rot(C\[x + 1\], 1) is never formed: each lane takes
+/// both terms in one three-input XOR, `dc[x]` = C\[x − 1\] and `dr[x]` =
+/// rot(C\[x + 1\], 1), which saves θ's five two-input XORs per round.
 macro_rules! plane {
-    ($a:ident, $d:ident, $e:ident, $y:literal,
+    ($a:ident, $dc:ident, $dr:ident, $e:ident, $y:literal,
      [$s0:literal $d0:literal $r0:tt] [$s1:literal $d1:literal $r1:tt]
      [$s2:literal $d2:literal $r2:tt] [$s3:literal $d3:literal $r3:tt]
      [$s4:literal $d4:literal $r4:tt]) => {
-        let b0 = rol!(_mm512_xor_si512($a[$s0], $d[$d0]), $r0);
-        let b1 = rol!(_mm512_xor_si512($a[$s1], $d[$d1]), $r1);
-        let b2 = rol!(_mm512_xor_si512($a[$s2], $d[$d2]), $r2);
-        let b3 = rol!(_mm512_xor_si512($a[$s3], $d[$d3]), $r3);
-        let b4 = rol!(_mm512_xor_si512($a[$s4], $d[$d4]), $r4);
+        let b0 = rol!(xor3!($a[$s0], $dc[$d0], $dr[$d0]), $r0);
+        let b1 = rol!(xor3!($a[$s1], $dc[$d1], $dr[$d1]), $r1);
+        let b2 = rol!(xor3!($a[$s2], $dc[$d2], $dr[$d2]), $r2);
+        let b3 = rol!(xor3!($a[$s3], $dc[$d3], $dr[$d3]), $r3);
+        let b4 = rol!(xor3!($a[$s4], $dc[$d4], $dr[$d4]), $r4);
         $e[5 * $y] = chi!(b0, b1, b2);
         $e[5 * $y + 1] = chi!(b1, b2, b3);
         $e[5 * $y + 2] = chi!(b2, b3, b4);
@@ -79,20 +82,15 @@ macro_rules! round {
         let c2 = xor3!(xor3!($a[2], $a[7], $a[12]), $a[17], $a[22]);
         let c3 = xor3!(xor3!($a[3], $a[8], $a[13]), $a[18], $a[23]);
         let c4 = xor3!(xor3!($a[4], $a[9], $a[14]), $a[19], $a[24]);
-        let d = [
-            _mm512_xor_si512(c4, rol!(c1, 1)),
-            _mm512_xor_si512(c0, rol!(c2, 1)),
-            _mm512_xor_si512(c1, rol!(c3, 1)),
-            _mm512_xor_si512(c2, rol!(c4, 1)),
-            _mm512_xor_si512(c3, rol!(c0, 1)),
-        ];
-        plane!($a, d, $e, 0, [0 0 0] [6 1 44] [12 2 43] [18 3 21] [24 4 14]);
+        let dc = [c4, c0, c1, c2, c3];
+        let dr = [rol!(c1, 1), rol!(c2, 1), rol!(c3, 1), rol!(c4, 1), rol!(c0, 1)];
+        plane!($a, dc, dr, $e, 0, [0 0 0] [6 1 44] [12 2 43] [18 3 21] [24 4 14]);
         // ι (§3.2.5).
         $e[0] = _mm512_xor_si512($e[0], _mm512_set1_epi64($rc as i64));
-        plane!($a, d, $e, 1, [3 3 28] [9 4 20] [10 0 3] [16 1 45] [22 2 61]);
-        plane!($a, d, $e, 2, [1 1 1] [7 2 6] [13 3 25] [19 4 8] [20 0 18]);
-        plane!($a, d, $e, 3, [4 4 27] [5 0 36] [11 1 10] [17 2 15] [23 3 56]);
-        plane!($a, d, $e, 4, [2 2 62] [8 3 55] [14 4 39] [15 0 41] [21 1 2]);
+        plane!($a, dc, dr, $e, 1, [3 3 28] [9 4 20] [10 0 3] [16 1 45] [22 2 61]);
+        plane!($a, dc, dr, $e, 2, [1 1 1] [7 2 6] [13 3 25] [19 4 8] [20 0 18]);
+        plane!($a, dc, dr, $e, 3, [4 4 27] [5 0 36] [11 1 10] [17 2 15] [23 3 56]);
+        plane!($a, dc, dr, $e, 4, [2 2 62] [8 3 55] [14 4 39] [15 0 41] [21 1 2]);
     }};
 }
 
