@@ -10,11 +10,13 @@
 //! one shifts left with an add (x + x).
 //!
 //! The intrinsics used here are safe to call inside functions compiled with
-//! AVX2; this file needs no `unsafe`.
+//! AVX2; the only `unsafe` is the unaligned loads and stores of the
+//! transposes, each from a bounds-checked slice.
 
 use core::arch::x86_64::{
-    __m256i, _mm256_add_epi64, _mm256_andnot_si256, _mm256_extract_epi64, _mm256_or_si256, _mm256_set_epi64x,
-    _mm256_set1_epi64x, _mm256_setr_epi8, _mm256_shuffle_epi8, _mm256_slli_epi64, _mm256_srli_epi64, _mm256_xor_si256,
+    __m256i, _mm256_add_epi64, _mm256_andnot_si256, _mm256_loadu2_m128i, _mm256_or_si256, _mm256_permute2x128_si256,
+    _mm256_set1_epi64x, _mm256_setr_epi8, _mm256_setzero_si256, _mm256_shuffle_epi8, _mm256_slli_epi64,
+    _mm256_srli_epi64, _mm256_storeu_si256, _mm256_unpackhi_epi64, _mm256_unpacklo_epi64, _mm256_xor_si256,
 };
 
 use super::portable::round_constants;
@@ -117,39 +119,132 @@ fn keccak_p4<const ROUNDS: usize>(state: &mut [__m256i; 25]) {
     *state = a;
 }
 
+/// Transpose a 4 x 4 matrix of 64-bit words whose rows come in halves:
+/// `lo[i]` holds words 0 and 1 of lanes `i` (low 128 bits) and `i + 2`
+/// (high 128 bits), `hi[i]` words 2 and 3 of the same lanes. Element `i`
+/// of result `j` is word `j` of lane `i`. The halves are put together by
+/// the loads (`vinserti128` from memory, which runs on any vector port);
+/// what is left is one `vpunpck{l,h}qdq` per word.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn transpose(lo: [__m256i; 2], hi: [__m256i; 2]) -> [__m256i; 4] {
+    [
+        _mm256_unpacklo_epi64(lo[0], lo[1]),
+        _mm256_unpackhi_epi64(lo[0], lo[1]),
+        _mm256_unpacklo_epi64(hi[0], hi[1]),
+        _mm256_unpackhi_epi64(hi[0], hi[1]),
+    ]
+}
+
+/// Bytes `at..at + 16` of `low` in the low 128 bits, of `high` in the
+/// high ones (`vmovdqu`, then `vinserti128` from memory).
+#[target_feature(enable = "avx2")]
+#[inline]
+fn load_pair(low: &[u8], high: &[u8], at: usize) -> __m256i {
+    let (low, high) = (&low[at..at + 16], &high[at..at + 16]);
+    // SAFETY: `low` and `high` are 16 readable bytes each (checked by the
+    // slice indices); `vmovdqu` and `vinserti128` need no alignment. AVX2
+    // is enabled on this function.
+    unsafe { _mm256_loadu2_m128i(high.as_ptr().cast(), low.as_ptr().cast()) }
+}
+
+/// Words `w..w + 4` (bytes `8 * w..8 * w + 32`) of four lanes
+/// (`[&[u8]; 4]`), transposed into one register per word. A macro, not a
+/// function: LLVM left a function of this size out of line. (No closures
+/// or `array::map` either: they would not inherit the target feature.)
+macro_rules! load4 {
+    ($lanes:expr, $w:expr) => {{
+        let (lanes, at) = ($lanes, 8 * $w);
+        transpose(
+            [load_pair(lanes[0], lanes[2], at), load_pair(lanes[1], lanes[3], at)],
+            [load_pair(lanes[0], lanes[2], at + 16), load_pair(lanes[1], lanes[3], at + 16)],
+        )
+    }};
+}
+
+/// Store `words` (word `w + j` of the four states in `words[j]`) back
+/// into the states.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn store4(states: &mut [[u64; 25]; 4], w: usize, words: [__m256i; 4]) {
+    // Rows of lanes 0 and 1 (low halves) and 2 and 3 (high halves): the
+    // first stage of the transpose, then the 128-bit halves go to their
+    // lanes.
+    let lo = [_mm256_unpacklo_epi64(words[0], words[1]), _mm256_unpacklo_epi64(words[2], words[3])];
+    let hi = [_mm256_unpackhi_epi64(words[0], words[1]), _mm256_unpackhi_epi64(words[2], words[3])];
+    // lo[0]: words w, w + 1 of lane 0 (low half) and of lane 2 (high
+    // half); lo[1] the same for words w + 2, w + 3; hi[..] for lanes 1, 3.
+    let rows = [
+        _mm256_permute2x128_si256::<0x20>(lo[0], lo[1]),
+        _mm256_permute2x128_si256::<0x20>(hi[0], hi[1]),
+        _mm256_permute2x128_si256::<0x31>(lo[0], lo[1]),
+        _mm256_permute2x128_si256::<0x31>(hi[0], hi[1]),
+    ];
+    for (state, row) in states.iter_mut().zip(rows) {
+        let out = &mut state[w..w + 4];
+        // SAFETY: `out` is four writable words (checked by the slice
+        // index); `vmovdqu` needs no alignment.
+        unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), row) }
+    }
+}
+
 /// Absorb `data[i]` into `states[i]` for the four lanes (FIPS 202 §4
 /// Algorithm 8 step 6). Every `data[i]` has the same length, a whole number
 /// of `RATE`-byte blocks; each block is followed by Keccak-p\[1600,
 /// `ROUNDS`\].
+///
+/// The states and each block's message words go in and out of the
+/// registers by 4 x 4 transposes of 32 bytes per lane (two shuffles per
+/// word where inserting the words one by one takes about three); a rate
+/// that is not a multiple of 32 bytes (every rate here, 72 to 168 bytes)
+/// ends with one overlapping load of the block's last 32 bytes, and
+/// the state's 25th word comes from words 21 to 24.
 #[target_feature(enable = "avx2")]
 pub(super) fn absorb4<const RATE: usize, const ROUNDS: usize>(states: &mut [[u64; 25]; 4], data: [&[u8]; 4]) {
-    let [s0, s1, s2, s3] = &*states;
-    let mut a: [__m256i; 25] =
-        core::array::from_fn(|i| _mm256_set_epi64x(s3[i] as i64, s2[i] as i64, s1[i] as i64, s0[i] as i64));
-    let word = |bytes: &[u8]| {
-        let mut w = [0u8; 8];
-        w.copy_from_slice(bytes);
-        i64::from_le_bytes(w)
-    };
+    const { assert!(RATE.is_multiple_of(8) && RATE >= 32 && RATE <= 200) };
     assert!(
         data.iter().all(|d| d.len() == data[0].len()) && data[0].len().is_multiple_of(RATE),
         "absorb4: lanes need the same whole number of blocks"
     );
-    let blocks = data[0].len() / RATE;
-    for k in 0..blocks {
-        let [m0, m1, m2, m3] = data.map(|d| &d[k * RATE..(k + 1) * RATE]);
-        for (j, lane) in a.iter_mut().take(RATE / 8).enumerate() {
-            let at = 8 * j..8 * j + 8;
-            let w =
-                _mm256_set_epi64x(word(&m3[at.clone()]), word(&m2[at.clone()]), word(&m1[at.clone()]), word(&m0[at]));
-            *lane = _mm256_xor_si256(*lane, w);
+    let mut a = [_mm256_setzero_si256(); 25];
+    {
+        let rows = [as_bytes(&states[0]), as_bytes(&states[1]), as_bytes(&states[2]), as_bytes(&states[3])];
+        for w in [0, 4, 8, 12, 16, 20] {
+            a[w..w + 4].copy_from_slice(&load4!(rows, w));
+        }
+        a[24] = load4!(rows, 21)[3];
+    }
+    let words = RATE / 8;
+    for k in 0..data[0].len() / RATE {
+        let at = k * RATE;
+        let block = [&data[0][at..], &data[1][at..], &data[2][at..], &data[3][at..]];
+        let mut w = 0;
+        while w + 4 <= words {
+            for (lane, m) in a[w..w + 4].iter_mut().zip(load4!(block, w)) {
+                *lane = _mm256_xor_si256(*lane, m);
+            }
+            w += 4;
+        }
+        if w < words {
+            // The last `words - w` words: the top of a transpose of the
+            // block's last 32 bytes.
+            let m = load4!(block, words - 4);
+            for (lane, m) in a[w..words].iter_mut().zip(&m[4 - (words - w)..]) {
+                *lane = _mm256_xor_si256(*lane, *m);
+            }
         }
         keccak_p4::<ROUNDS>(&mut a);
     }
-    for (i, lane) in a.iter().enumerate() {
-        states[0][i] = _mm256_extract_epi64::<0>(*lane) as u64;
-        states[1][i] = _mm256_extract_epi64::<1>(*lane) as u64;
-        states[2][i] = _mm256_extract_epi64::<2>(*lane) as u64;
-        states[3][i] = _mm256_extract_epi64::<3>(*lane) as u64;
+    for w in [0, 4, 8, 12, 16, 20, 21] {
+        store4(states, w, a[w..w + 4].try_into().unwrap());
     }
+}
+
+/// The 200 bytes of a state, little-endian words (x86-64 is little-endian).
+#[inline]
+fn as_bytes(state: &[u64; 25]) -> &[u8] {
+    // SAFETY: a `[u64; 25]` is 200 initialised bytes with no padding, and
+    // `u8` has no alignment or validity requirement; the shared borrow of
+    // `state` covers the returned slice's lifetime.
+    unsafe { core::slice::from_raw_parts(state.as_ptr().cast(), 200) }
 }
