@@ -57,23 +57,24 @@ const AVX512_MIN_ACTIVE: usize = 3;
 #[non_exhaustive]
 pub enum Backend {
     /// One message (every SHA-3, SHAKE, Keccak-256, SP 800-185 and
-    /// TurboSHAKE type, and KangarooTwelve's final node): on Intel CPUs,
-    /// a one-state AVX-512 permutation (the
-    /// 25 lanes in five 512-bit registers whose layout changes from round to
-    /// round in a cycle of six, so that π moves nothing and χ needs no lane
-    /// permutations in four rounds of six; 13 to 14 `vpermq` per round);
+    /// TurboSHAKE type, and KangarooTwelve's final node): on Intel CPUs, a
+    /// one-state AVX-512 permutation (the 25 lanes in five 512-bit
+    /// registers whose layout changes from round to round in a cycle of
+    /// six, so that π moves nothing and χ needs no lane permutations in
+    /// four rounds of six; 13 to 14 `vpermq` per round);
     /// elsewhere the same scalar permutation as [`Backend::X86`]. Measured
-    /// on an Intel Xeon (Sapphire Rapids class, under load): 1.16x the
-    /// scalar code for TurboSHAKE128 and 1.22x for SHA3-256. AMD Zen 4 and
-    /// Zen 5 keep the scalar code: it has not been timed there, and Zen 4
-    /// splits each 512-bit permutation into two 256-bit halves (an
-    /// assumption, not a measurement; the rule is `avx512_one_state` in
-    /// `backend/mod.rs`).
+    /// on an Intel Xeon (Sapphire Rapids class, 2 shared cores, under load;
+    /// fastest of 63 interleaved rounds): 1.17-1.19x the scalar code for
+    /// TurboSHAKE128 and SHAKE128 and 1.21-1.24x for SHA3-256 from 1 KiB up
+    /// (1.05-1.18x at 16 and 64 bytes). AMD CPUs keep the scalar code:
+    /// Zen 4 and Zen 5 have not been timed, and Zen 4 runs each 512-bit
+    /// permutation as two 256-bit halves, so the win there is an open
+    /// question (the rule is `avx512_one_state` in `backend/mod.rs`).
     /// Batches (`digest_many` / `digest_xof_many`), KangarooTwelve leaves
     /// and ParallelHash blocks: eight Keccak states at once, one per 64-bit
     /// element of the AVX-512 registers, with `vprolq` rotations and
     /// `vpternlogq` for θ's parities and χ; once fewer than three are left
-    /// they go one by one through the scalar permutation. Needs AVX-512F,
+    /// they go one by one through the single-message permutation. Needs AVX-512F,
     /// AVX2, BMI1 and BMI2 and the `avx512` cargo feature (on by default).
     /// [`Backend::detect`] picks it on every CPU with AVX-512F: there the
     /// eight-lane engine does twice the work of the AVX2 one per
