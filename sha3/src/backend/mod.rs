@@ -61,7 +61,7 @@ pub enum Backend {
     /// one-state AVX-512 permutation (the 25 lanes in five 512-bit
     /// registers whose layout changes from round to round in a cycle of
     /// six, so that π moves nothing and χ needs no lane permutations in
-    /// four rounds of six; 13 to 14 `vpermq` per round);
+    /// four rounds of six; about 13 `vpermq` per round);
     /// elsewhere the same scalar permutation as [`Backend::X86`]. Measured
     /// on an Intel Xeon (Sapphire Rapids class, 2 shared cores, under load;
     /// fastest of 63 interleaved rounds): 1.17-1.19x the scalar code for

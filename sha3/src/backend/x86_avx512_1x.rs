@@ -7,36 +7,37 @@
 //! are don't-care). Which lanes sit where (the *layout*) changes from round
 //! to round, chosen so that most steps need no data movement:
 //!
-//! * θ (§3.2.1) needs every slot to hold each column x once, at element x
-//!   ("vertical" layouts): then C = the XOR of the five slots (two
-//!   `vpternlogq` 0x96), D\[x\] = C\[x-1\] ⊕ rot(C\[x+1\], 1) is two `vpermq`
-//!   and a `vprolq`, and each slot takes one `vpternlogq` 0x96. A layout
-//!   whose slot x holds column x ("horizontal") instead sums each slot
+//! * θ (§3.2.1) needs every slot to hold each column x once, at the same
+//!   element f(x) ("vertical" layouts): then C = the XOR of the five slots
+//!   (two `vpternlogq` 0x96), D\[x\] = C\[x-1\] ⊕ rot(C\[x+1\], 1) is two
+//!   `vpermq` and a `vprolq`, and each slot takes one `vpternlogq` 0x96. A
+//!   layout whose slot x holds column x ("horizontal") instead sums each slot
 //!   across its elements: three `vpermq` per slot.
 //! * ρ (§3.2.2) is one `vprolvq` per slot with a per-layout offset vector.
 //! * π (§3.2.3) moves nothing: it renames the lanes of each slot, A\[x, y\]
 //!   becoming B\[y, 2x + 3y\].
 //! * χ (§3.2.4) is one `vpternlogq` 0xD2 per slot when each slot holds one
-//!   lane of every row y, at element y, and the lanes x+1 and x+2 of the
-//!   same rows sit in two other slots (an "aligned" layout: one `vpermq`
-//!   per slot puts B there); when π has gathered whole rows into the
+//!   lane of every row y, at the same element h(y), and the lanes x+1 and x+2
+//!   of the same rows sit in two other slots (an "aligned" layout: one
+//!   `vpermq` per slot puts B there); when π has gathered whole rows into the
 //!   slots, χ takes three `vpermq` per slot instead.
 //! * ι (§3.2.5) is one `vpxorq` of a per-round constant vector with RC at
 //!   lane (0, 0)'s element, wherever that is.
 //!
-//! If a slot holds a line of lanes {(x0 + t, y0 + m·t)} (slope m, rows
-//! having m = 0), π turns it into a line of slope 3 + 2/m (mod 5), and
-//! the sequence of slopes is the six-cycle 0 → ∞ (columns) → 3 → 2 → 4 →
-//! 1 → 0. So the rounds run in groups of six, starting and ending with
-//! rows in their natural order (lane x + 5y at slot y, element x), which
-//! is also how the state is loaded and stored with masked moves. Per
-//! group of six rounds that is 85 lane permutations (`vpermq`, port 5 on
-//! Intel cores; LLVM drops the five that are identities) against about
-//! 160 for a row-by-row layout (two for D, about fifteen for π's gather
-//! and ten for χ per round); the layouts
-//! and every permutation index are derived at compile time by
-//! [`make_plan`] from the rules above, and the derivation asserts that six
-//! rounds return to the starting layout.
+//! If a slot holds a line of lanes {(x0 + t, y0 + m·t)} (slope m, rows having
+//! m = 0), π turns it into a line of slope 3 + 2/m (mod 5), and the sequence
+//! of slopes is the six-cycle 0 → ∞ (columns) → 3 → 2 → 4 → 1 → 0. So the
+//! rounds run in groups of six, starting and ending with rows in their
+//! natural order (lane x + 5y at slot y, element x), which is also how the
+//! state is loaded and stored with masked moves. Within a group each layout's
+//! element order is free as long as the rules hold, and is chosen so that
+//! slot 0 stays in place at every alignment. Per group of six rounds that
+//! leaves 76 lane permutations (`vpermq`, port 5 on Intel cores, counted in
+//! the compiled code) against about 160 for a row-by-row layout (two for D,
+//! about fifteen for π's gather and ten for χ per round); the layouts and
+//! every permutation index are derived at compile time by [`make_plan`] from
+//! the rules above, and the derivation asserts that six rounds return to the
+//! starting layout.
 //!
 //! [`absorb`] keeps the state in registers across every block of one call
 //! (loaded once, stored once); each block's rate lanes are XORed in with
@@ -80,6 +81,10 @@ const IDENTITY: Index = [0, 1, 2, 3, 4, 5, 6, 7];
 struct Plan {
     /// θ on a vertical layout (else horizontal: slot x holds column x).
     vertical: bool,
+    /// Vertical θ: the permutations of C giving C\[x-1\] and C\[x+1\] at
+    /// column x's element.
+    theta_prev: Index,
+    theta_next: Index,
     /// ρ's offsets per slot and element.
     rho: [Index; 5],
     /// χ on whole rows (three permutations per slot) rather than aligned.
@@ -104,6 +109,8 @@ struct Plan {
 
 const EMPTY_PLAN: Plan = Plan {
     vertical: false,
+    theta_prev: IDENTITY,
+    theta_next: IDENTITY,
     rho: [[0; 8]; 5],
     rows: false,
     align: [IDENTITY; 5],
@@ -151,14 +158,18 @@ const fn find(slot: &[u8; 5], l: u8) -> usize {
 /// next round.
 const fn make_plan(a: Layout) -> (Plan, Layout) {
     let mut plan = EMPTY_PLAN;
-    // θ: vertical (x at element x everywhere) or horizontal (slot x =
-    // column x).
+    // θ: vertical (column x at the same element f(x) in every slot) or
+    // horizontal (slot x = column x).
     let (mut vertical, mut horizontal) = (true, true);
+    let mut f = [0usize; 5];
     let mut s = 0;
     while s < 5 {
         let mut p = 0;
         while p < 5 {
-            vertical &= lane_x(a[s][p]) == p;
+            if s == 0 {
+                f[lane_x(a[0][p])] = p;
+            }
+            vertical &= f[lane_x(a[s][p])] == p;
             horizontal &= lane_x(a[s][p]) == s;
             p += 1;
         }
@@ -166,6 +177,13 @@ const fn make_plan(a: Layout) -> (Plan, Layout) {
     }
     assert!(vertical || horizontal, "θ needs a vertical or horizontal layout");
     plan.vertical = vertical;
+    // Element f(x) of θ's D operands: C[x - 1], and C[x + 1] (rotated).
+    let mut x = 0;
+    while x < 5 {
+        plan.theta_prev[f[x]] = f[(x + 4) % 5] as i64;
+        plan.theta_next[f[x]] = f[(x + 1) % 5] as i64;
+        x += 1;
+    }
     // ρ before π, on A's lanes; then π renames them: b[s][p].
     let mut b = [[0u8; 5]; 5];
     let mut rows = true;
@@ -184,7 +202,14 @@ const fn make_plan(a: Layout) -> (Plan, Layout) {
     // χ, and the layout e it leaves (before `out`'s reordering).
     let mut e = [[0u8; 5]; 5];
     if !rows {
-        // Aligned: row y at element y.
+        // Aligned: row y at element h(y) in every slot, with h chosen so
+        // that slot 0 stays where it is.
+        let mut h = [0usize; 5];
+        let mut p = 0;
+        while p < 5 {
+            h[lane_y(b[0][p])] = p;
+            p += 1;
+        }
         s = 0;
         while s < 5 {
             let mut y = 0;
@@ -199,8 +224,8 @@ const fn make_plan(a: Layout) -> (Plan, Layout) {
                     p += 1;
                 }
                 assert!(found < 5, "a slot misses a row");
-                plan.align[s][y] = found as i64;
-                e[s][y] = b[s][found];
+                plan.align[s][h[y]] = found as i64;
+                e[s][h[y]] = b[s][found];
                 y += 1;
             }
             s += 1;
@@ -208,14 +233,14 @@ const fn make_plan(a: Layout) -> (Plan, Layout) {
         // The slot holding lanes (x + 1, y) for all of slot s's (x, y).
         s = 0;
         while s < 5 {
-            let want = lane(lane_x(e[s][0]) + 1, 0);
+            let want = lane(lane_x(e[s][0]) + 1, lane_y(e[s][0]));
             let mut t = 0;
             while e[t][0] != want {
                 t += 1;
             }
             let mut y = 0;
             while y < 5 {
-                assert!(e[t][y] == lane(lane_x(e[s][y]) + 1, y), "χ's neighbours are not aligned");
+                assert!(e[t][y] == lane(lane_x(e[s][y]) + 1, lane_y(e[s][y])), "χ's neighbours are not aligned");
                 y += 1;
             }
             plan.next1[s] = t;
@@ -284,8 +309,18 @@ const fn make_plan(a: Layout) -> (Plan, Layout) {
         }
         s += 1;
     }
-    // Make the next layout vertical unless it is the horizontal one.
+    // Make the next layout vertical unless it is the horizontal one:
+    // column x at element g(x) in every slot, g chosen so that slot 0
+    // stays where it is (rows keep g(x) = x: the layout between groups).
     if !columns {
+        let mut g = [0usize, 1, 2, 3, 4];
+        if !rows {
+            let mut p = 0;
+            while p < 5 {
+                g[lane_x(next[0][p])] = p;
+                p += 1;
+            }
+        }
         s = 0;
         while s < 5 {
             let mut x = 0;
@@ -301,8 +336,8 @@ const fn make_plan(a: Layout) -> (Plan, Layout) {
                     p += 1;
                 }
                 assert!(found < 5, "a slot misses a column");
-                plan.fix[s][x] = found as i64;
-                moved[x] = next[s][found];
+                plan.fix[s][g[x]] = found as i64;
+                moved[g[x]] = next[s][found];
                 x += 1;
             }
             next[s] = moved;
@@ -384,8 +419,8 @@ macro_rules! round {
             let c =
                 _mm512_ternarylogic_epi64::<0x96>(_mm512_ternarylogic_epi64::<0x96>($a[0], $a[1], $a[2]), $a[3], $a[4]);
             // Element x: C[x - 1], and C[x + 1] rotated by one.
-            let prev = permute!(c, ROT4);
-            let next = _mm512_rol_epi64::<1>(permute!(c, ROT1));
+            let prev = permute!(c, P.theta_prev);
+            let next = _mm512_rol_epi64::<1>(permute!(c, P.theta_next));
             for s in 0..5 {
                 $a[s] = _mm512_ternarylogic_epi64::<0x96>($a[s], prev, next);
             }
