@@ -15,6 +15,8 @@ mod portable;
 mod x86_avx2;
 #[cfg(all(target_arch = "x86_64", feature = "avx512"))]
 mod x86_avx512;
+#[cfg(all(target_arch = "x86_64", feature = "avx512"))]
+mod x86_avx512_1x;
 #[cfg(all(target_arch = "x86_64", feature = "x86"))]
 mod x86_keccak;
 
@@ -39,19 +41,17 @@ const ARM_SHA3_MIN_ACTIVE: usize = 2;
 const AVX2_MIN_ACTIVE: usize = 2;
 
 /// Fewest busy lanes of the eight-lane AVX-512 engine for which it beats
-/// hashing the remaining messages one by one with the scalar permutation,
-/// decided once per process: two on Intel, three elsewhere. Intel's
-/// AVX-512 cores run 512-bit integer operations at full width on ports 0
-/// and 5, and there one eight-lane permutation costs about 1.6 scalar ones:
-/// on a Sapphire Rapids class Xeon the engine with two busy lanes hashed
-/// 8 KiB messages at 1.22x the scalar code one by one (one busy lane:
-/// 0.61x, three: 1.79x). AMD Zen 4 splits each 512-bit operation into two
-/// 256-bit passes, so the engine costs relatively more there (about two or
-/// three scalar permutations, not timed here): three, as before.
+/// hashing the remaining messages one by one with the single-message
+/// permutation: three. On a Sapphire Rapids class Xeon the engine with one,
+/// two and three busy lanes hashed 8 KiB messages at 0.61x, 1.22x and 1.79x
+/// the scalar code one by one; there single messages now run the one-state
+/// AVX-512 permutation, about 1.2x the scalar code, which makes two busy
+/// lanes a tie (measured 0.95-1.00x at 1 KiB and 8 KiB) and three a win
+/// (1.42-1.43x). On AMD (scalar single messages, Zen 4 splitting each
+/// 512-bit operation into two passes, not timed here) three as well.
 #[cfg(all(target_arch = "x86_64", feature = "avx512"))]
 fn avx512_min_active() -> usize {
-    static CHOSEN: hash_core::cpu::EngineCache<1> = hash_core::cpu::EngineCache::new();
-    CHOSEN.get(0, &[2, 3], || if hash_core::cpu::vendor() == hash_core::cpu::Vendor::Intel { 2 } else { 3 })
+    3
 }
 
 /// A Keccak-f\[1600\] backend, shared by every SHA-3, SHAKE and Keccak-256
@@ -63,13 +63,25 @@ fn avx512_min_active() -> usize {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Backend {
-    /// One message: the same scalar permutation as [`Backend::X86`].
+    /// One message (every SHA-3, SHAKE, Keccak-256, SP 800-185 and
+    /// TurboSHAKE type, and KangarooTwelve's final node): on Intel CPUs, a
+    /// one-state AVX-512 permutation (the 25 lanes in five 512-bit
+    /// registers whose layout changes from round to round in a cycle of
+    /// six, so that π moves nothing and χ needs no lane permutations in
+    /// four rounds of six; about 13 `vpermq` per round);
+    /// elsewhere the same scalar permutation as [`Backend::X86`]. Measured
+    /// on an Intel Xeon (Sapphire Rapids class, 2 shared cores, under load;
+    /// fastest of 63 interleaved rounds): 1.17-1.19x the scalar code for
+    /// TurboSHAKE128 and SHAKE128 and 1.21-1.24x for SHA3-256 from 1 KiB up
+    /// (1.05-1.18x at 16 and 64 bytes). AMD CPUs keep the scalar code:
+    /// Zen 4 and Zen 5 have not been timed, and Zen 4 runs each 512-bit
+    /// permutation as two 256-bit halves, so the win there is an open
+    /// question (the rule is `avx512_one_state` in `backend/mod.rs`).
     /// Batches (`digest_many` / `digest_xof_many`), KangarooTwelve leaves
     /// and ParallelHash blocks: eight Keccak states at once, one per 64-bit
     /// element of the AVX-512 registers, with `vprolq` rotations and
-    /// `vpternlogq` for θ's parities and χ; once fewer than two (Intel) or
-    /// three (other CPUs) are left they go one by one through the scalar
-    /// permutation. Needs AVX-512F,
+    /// `vpternlogq` for θ's parities and χ; once fewer than three are left
+    /// they go one by one through the single-message permutation. Needs AVX-512F,
     /// AVX2, BMI1 and BMI2 and the `avx512` cargo feature (on by default).
     /// [`Backend::detect`] picks it on every CPU with AVX-512F: there the
     /// eight-lane engine does twice the work of the AVX2 one per
@@ -296,6 +308,18 @@ mod arm {
 
 hash_core::backend_api!(Backend);
 
+/// Whether `Backend::Avx512` hashes single messages with the one-state
+/// AVX-512 permutation (`x86_avx512_1x`) rather than the scalar BMI one:
+/// on Intel CPUs with AVX-512F (the rule and what it rests
+/// on are in [`Backend::Avx512`]'s documentation). Decided once per
+/// process.
+#[cfg(all(target_arch = "x86_64", feature = "avx512"))]
+#[inline]
+fn avx512_one_state() -> bool {
+    static CHOSEN: hash_core::cpu::EngineCache<1> = hash_core::cpu::EngineCache::new();
+    CHOSEN.get(0, &[false, true], || cpuid_avx512::get() && hash_core::cpu::vendor() == hash_core::cpu::Vendor::Intel)
+}
+
 /// Refuse a backend this CPU or build cannot run. The dispatch functions are
 /// reachable from safe code (`<algorithm::Sha3_256 as Algorithm>::compress`)
 /// with any backend value, so they check before running target-feature code.
@@ -317,6 +341,16 @@ pub(crate) fn absorb<const RATE: usize, const ROUNDS: usize, B: AsRef<[u8]>>(
 ) {
     match backend {
         Backend::Portable => portable::absorb::<RATE, ROUNDS, B>(state, blocks),
+        #[cfg(all(target_arch = "x86_64", feature = "avx512"))]
+        Backend::Avx512 if avx512_one_state() => {
+            if !backend.is_supported() {
+                unsupported(backend);
+            }
+            // SAFETY: `avx512_one_state()` is true only where
+            // `cpuid_avx512::get()` confirmed AVX-512F, the target feature
+            // `x86_avx512_1x::absorb` is compiled with.
+            unsafe { x86_avx512_1x::absorb::<RATE, ROUNDS, B>(state, blocks) }
+        }
         #[cfg(all(target_arch = "x86_64", feature = "x86"))]
         Backend::X86 | Backend::Avx2 | Backend::Avx512 => {
             // `Avx2` and `Avx512` imply BMI1 and BMI2 too (and their cargo
@@ -354,6 +388,16 @@ pub(crate) fn absorb<const RATE: usize, const ROUNDS: usize, B: AsRef<[u8]>>(
 pub(crate) fn permute<const ROUNDS: usize>(backend: Backend, state: &mut [u64; 25]) {
     match backend {
         Backend::Portable => portable::permute::<ROUNDS>(state),
+        #[cfg(all(target_arch = "x86_64", feature = "avx512"))]
+        Backend::Avx512 if avx512_one_state() => {
+            if !backend.is_supported() {
+                unsupported(backend);
+            }
+            // SAFETY: `avx512_one_state()` is true only where
+            // `cpuid_avx512::get()` confirmed AVX-512F, the target feature
+            // `x86_avx512_1x::permute` is compiled with.
+            unsafe { x86_avx512_1x::permute::<ROUNDS>(state) }
+        }
         #[cfg(all(target_arch = "x86_64", feature = "x86"))]
         Backend::X86 | Backend::Avx2 | Backend::Avx512 => {
             if !backend.is_supported() || !cpuid_bmi::get() {
