@@ -188,6 +188,21 @@ impl BackendKind for Backend {
         }
     }
 
+    /// The lane engine of `digest_many` / `digest_xof_many` for a
+    /// batch of `messages` (the single-message code below its busy-lane
+    /// threshold).
+    fn batch_engine(self, messages: usize) -> &'static str {
+        match self {
+            #[cfg(all(target_arch = "x86_64", feature = "avx512"))]
+            Backend::Avx512 if self.is_supported() && messages >= avx512_min_active() => "avx512 8 lanes",
+            #[cfg(all(target_arch = "x86_64", feature = "avx2"))]
+            Backend::Avx2 if self.is_supported() && messages >= AVX2_MIN_ACTIVE => "avx2 4 lanes",
+            #[cfg(all(target_arch = "aarch64", feature = "arm-sha3"))]
+            Backend::ArmSha3 if self.is_supported() && messages >= ARM_SHA3_MIN_ACTIVE => "arm-sha3 2 lanes",
+            _ => "one by one",
+        }
+    }
+
     #[inline]
     fn detect() -> Self {
         #[cfg(target_arch = "aarch64")]
