@@ -41,9 +41,11 @@ pub trait BackendKind: Copy + Eq + fmt::Debug + Send + Sync + 'static {
         first_supported(Self::ALL)
     }
 
-    /// Every backend this CPU supports, best first.
+    /// Every backend this CPU supports, best first: [`BackendKind::detect`]'s
+    /// choice, then the rest in [`BackendKind::ALL`]'s order.
     fn available() -> impl Iterator<Item = Self> {
-        Self::ALL.iter().copied().filter(|b| b.is_supported())
+        let best = Self::detect();
+        core::iter::once(best).chain(Self::ALL.iter().copied().filter(move |&b| b != best && b.is_supported()))
     }
 
     /// `Ok(self)` if this CPU supports the backend, else an error that names
@@ -115,19 +117,30 @@ impl DetectCache {
         DetectCache(AtomicU8::new(0))
     }
 
-    /// The cached best backend, detecting it on first use.
+    /// The cached best backend, detecting it on first use: the first of
+    /// [`BackendKind::ALL`] that this CPU supports.
     #[inline]
     pub fn get<B: BackendKind>(&self) -> B {
+        self.get_or(|| first_supported(B::ALL))
+    }
+
+    /// The cached best backend, `choose` deciding it on first use: for a
+    /// crate whose best backend depends on more than the CPU's features
+    /// (sha3 on aarch64 picks by the core's maker). `choose` must return a
+    /// supported backend and the same one every time.
+    #[inline]
+    pub fn get_or<B: BackendKind>(&self, choose: impl FnOnce() -> B) -> B {
         let index = self.0.load(Ordering::Relaxed);
         if let Some(&b) = (index as usize).checked_sub(1).and_then(|i| B::ALL.get(i)) {
             return b;
         }
-        self.detect_slow()
+        self.detect_slow(choose)
     }
 
     #[cold]
-    fn detect_slow<B: BackendKind>(&self) -> B {
-        let best = first_supported(B::ALL);
+    fn detect_slow<B: BackendKind>(&self, choose: impl FnOnce() -> B) -> B {
+        let best = choose();
+        debug_assert!(best.is_supported(), "the chosen backend `{}` is not supported", best.name());
         let index = B::ALL.iter().position(|&b| b == best).unwrap_or(0);
         // Racing threads store the same value.
         self.0.store(u8::try_from(index + 1).unwrap_or(0), Ordering::Relaxed);

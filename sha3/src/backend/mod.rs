@@ -1,9 +1,7 @@
 //! Backend selection and dispatch: the one place that picks a Keccak-f
 //! implementation for a [`Backend`].
 
-#[cfg(not(target_arch = "aarch64"))]
-use hash_core::DetectCache;
-use hash_core::{BackendKind, FixedAlgorithm, Hasher, Xof, XofAlgorithm};
+use hash_core::{BackendKind, DetectCache, FixedAlgorithm, Hasher, Xof, XofAlgorithm};
 
 #[cfg(any(test, all(target_arch = "aarch64", feature = "aarch64")))]
 #[cfg_attr(not(all(target_arch = "aarch64", feature = "aarch64")), allow(dead_code))]
@@ -132,7 +130,6 @@ pub enum Backend {
     Portable,
 }
 
-#[cfg(not(target_arch = "aarch64"))]
 static DETECTED: DetectCache = DetectCache::new();
 
 impl BackendKind for Backend {
@@ -203,21 +200,14 @@ impl BackendKind for Backend {
         }
     }
 
+    /// On aarch64 the best backend depends on the core, not only on its
+    /// features (see `arm::choose`).
     #[inline]
     fn detect() -> Self {
         #[cfg(target_arch = "aarch64")]
-        return arm::detect();
+        return DETECTED.get_or(arm::choose);
         #[cfg(not(target_arch = "aarch64"))]
         DETECTED.get()
-    }
-
-    /// On aarch64 the best backend depends on the core, not only on its
-    /// features: the detected one first, then the rest in [`Self::ALL`]'s
-    /// order.
-    #[cfg(target_arch = "aarch64")]
-    fn available() -> impl Iterator<Item = Self> {
-        let best = arm::detect();
-        core::iter::once(best).chain(Self::ALL.iter().copied().filter(move |&b| b != best && b.is_supported()))
     }
 }
 
@@ -235,35 +225,19 @@ impl BackendKind for Backend {
 #[cfg(target_arch = "aarch64")]
 mod arm {
     use super::Backend;
-    use core::sync::atomic::{AtomicU8, Ordering};
 
-    /// 0: not chosen yet; 1: `Aarch64`; 2: `ArmSha3`; 3: `Portable` (both
-    /// aarch64 cargo features off).
-    static CHOICE: AtomicU8 = AtomicU8::new(0);
-
-    #[inline]
-    pub(super) fn detect() -> Backend {
-        match CHOICE.load(Ordering::Relaxed) {
-            1 => Backend::Aarch64,
-            2 => Backend::ArmSha3,
-            3 => Backend::Portable,
-            _ => choose(),
-        }
-    }
-
+    /// The SHA3 extension on Apple cores, else the scalar code (the portable
+    /// one with both aarch64 cargo features off).
     #[cold]
-    fn choose() -> Backend {
+    pub(super) fn choose() -> Backend {
         let sha3 = Backend::ArmSha3.is_supported() && (cfg!(target_os = "macos") || midr().is_some_and(prefers_sha3));
-        let (best, code) = if sha3 {
-            (Backend::ArmSha3, 2)
+        if sha3 {
+            Backend::ArmSha3
         } else if Backend::Aarch64.is_supported() {
-            (Backend::Aarch64, 1)
+            Backend::Aarch64
         } else {
-            (Backend::Portable, 3)
-        };
-        // Racing threads store the same value.
-        CHOICE.store(code, Ordering::Relaxed);
-        best
+            Backend::Portable
+        }
     }
 
     /// Whether a core with this MIDR_EL1 value runs the SHA3-extension
