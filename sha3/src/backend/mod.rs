@@ -189,6 +189,8 @@ impl BackendKind for Backend {
     /// batch of `messages` (the single-message code below its busy-lane
     /// threshold).
     fn batch_engine(self, messages: usize) -> &'static str {
+        // Unused in builds without lane engines.
+        let _ = messages;
         match self {
             #[cfg(all(target_arch = "x86_64", feature = "avx512"))]
             Backend::Avx512 if self.is_supported() && messages >= avx512_min_active() => "avx512 8 lanes",
