@@ -34,7 +34,6 @@ use block_buffer::EagerBuffer;
 use core::array;
 use generic_array::typenum::Unsigned;
 
-use crate::fixed::pad;
 use crate::xof::XofReader;
 use crate::{Algorithm, FixedAlgorithm, OutputBytes, Padding, XofAlgorithm};
 
@@ -42,11 +41,12 @@ use crate::{Algorithm, FixedAlgorithm, OutputBytes, Padding, XofAlgorithm};
 /// (2 x 128 bytes for SHA-512), Keccak's one block of at most 168 bytes.
 /// An algorithm with a longer padded tail would fail loudly in
 /// [`Lane::start`] (slice index out of range), never silently.
-const TAIL_CAP: usize = 256;
+const TAIL_CAP: usize = 512;
 
 struct Lane<'a> {
-    /// Index of the message in the batch, or `None` when idle.
-    job: Option<usize>,
+    /// Index of the message in the batch (meaningful while the lane is
+    /// busy).
+    job: usize,
     /// Whole blocks of the message not yet compressed.
     body: &'a [u8],
     /// The padded tail (one or two blocks).
@@ -58,45 +58,48 @@ struct Lane<'a> {
 
 impl<'a> Lane<'a> {
     fn idle() -> Self {
-        Lane { job: None, body: &[], tail: [0; TAIL_CAP], tail_len: 0, tail_pos: 0 }
+        Lane { job: 0, body: &[], tail: [0; TAIL_CAP], tail_len: 0, tail_pos: 0 }
     }
 
-    /// Load message `job`, padding its tail with `padding`.
-    fn start<A: Algorithm>(&mut self, job: usize, msg: &'a [u8], padding: Padding) {
+    /// Load message `job`, padding its tail with `padding`; returns the
+    /// length of its first segment.
+    #[inline]
+    fn start<A: Algorithm>(&mut self, job: usize, msg: &'a [u8], padding: Padding) -> usize {
         let bs = A::BlockSize::USIZE;
         let whole = msg.len() - msg.len() % bs;
         let (body, rest) = msg.split_at(whole);
-        let mut buffer = EagerBuffer::<A::BlockSize>::new(rest);
-        let mut len = 0;
-        let tail = &mut self.tail;
-        pad::<A>(padding, &mut buffer, msg.len() as u128, |block| {
-            tail[len..len + bs].copy_from_slice(block);
-            len += bs;
-        });
-        self.job = Some(job);
+        self.job = job;
         self.body = body;
-        self.tail_len = len;
+        self.tail_len = pad_tail(padding, bs, rest, msg.len() as u128, &mut self.tail);
         self.tail_pos = 0;
         self.merge();
+        self.left()
     }
 
-    /// What the lane compresses next: its body, then its tail.
+    /// Bytes left in the current segment: the body, then the tail.
     #[inline]
-    fn segment(&self) -> &[u8] {
-        if self.body.is_empty() { &self.tail[self.tail_pos..self.tail_len] } else { self.body }
+    fn left(&self) -> usize {
+        if self.body.is_empty() { self.tail_len - self.tail_pos } else { self.body.len() }
     }
 
-    /// Mark `n` bytes of the current segment compressed; true when the whole
-    /// message (tail included) is done.
+    /// The next `n` bytes of the current segment.
     #[inline]
-    fn advance(&mut self, n: usize) -> bool {
+    fn segment(&self, n: usize) -> &[u8] {
+        if self.body.is_empty() { &self.tail[self.tail_pos..self.tail_pos + n] } else { &self.body[..n] }
+    }
+
+    /// Mark `n` bytes of the current segment compressed (`left` was at
+    /// least `n`); returns what is left of the segment then current, 0 once
+    /// the whole message (tail included) is done.
+    #[inline]
+    fn advance(&mut self, n: usize) -> usize {
         if self.body.is_empty() {
             self.tail_pos += n;
-            self.tail_pos == self.tail_len
+            self.tail_len - self.tail_pos
         } else {
             self.body = &self.body[n..];
             self.merge();
-            false
+            self.left()
         }
     }
 
@@ -117,11 +120,52 @@ impl<'a> Lane<'a> {
     }
 }
 
+/// Write the padded tail of a message of `total` bytes whose last partial
+/// block is `rest` into `tail`, and return its length (one or two blocks of
+/// `bs` bytes): `rest`, `0x80`, zeros and the bit length for Merkle–Damgård
+/// (RFC 1321 §3.1–3.2, FIPS 180-4 §5.1.1–5.1.2), `rest` then `pad10*1`
+/// with the domain bits in the first padding byte for Keccak (FIPS 202
+/// §5.1, §B.2). The same blocks as `fixed::pad` (which the single-stream path
+/// uses) makes, written straight into the lane instead of through a block
+/// buffer: this runs once per message of a batch.
+#[inline]
+fn pad_tail(padding: Padding, bs: usize, rest: &[u8], total: u128, tail: &mut [u8; TAIL_CAP]) -> usize {
+    let n = rest.len();
+    tail[..n].copy_from_slice(rest);
+    let bits = total.wrapping_mul(8);
+    let field = match padding {
+        Padding::Keccak(domain) => {
+            tail[n..bs].fill(0);
+            tail[n] ^= domain;
+            tail[bs - 1] ^= 0x80;
+            return bs;
+        }
+        Padding::Be128 => 16,
+        Padding::Be64 | Padding::Le64 => 8,
+    };
+    let len = if n + 1 + field <= bs { bs } else { 2 * bs };
+    tail[n] = 0x80;
+    tail[n + 1..len - field].fill(0);
+    let end = &mut tail[len - field..len];
+    match padding {
+        // The length fields are defined modulo 2^64 (RFC 1321 §3.2); FIPS
+        // 180-4 limits messages to below 2^64 bits for these algorithms.
+        Padding::Le64 => end.copy_from_slice(&(bits as u64).to_le_bytes()),
+        Padding::Be64 => end.copy_from_slice(&(bits as u64).to_be_bytes()),
+        _ => end.copy_from_slice(&bits.to_be_bytes()),
+    }
+    len
+}
+
 /// How many waiting messages the longest-first order looks ahead over.
 pub const WINDOW: usize = 64;
 
 /// The messages not yet started, handed out in batch order or, for batches
 /// of unequal lengths, longest first within a window of [`WINDOW`].
+///
+/// The window's waiting messages sit in a binary max-heap on the stack
+/// (by length, then earliest first), so a pick costs a few comparisons
+/// instead of a scan of the whole window.
 struct Queue<'i, 'a> {
     inputs: &'i [&'a [u8]],
     /// Every message before `next` has been started.
@@ -129,16 +173,84 @@ struct Queue<'i, 'a> {
     /// Bit `i`: message `next + i` has been started.
     taken: u64,
     longest_first: bool,
+    /// Messages `next..entered` not yet started, as a heap of `(length,
+    /// index)` in `heap[..heap_len]`.
+    heap: [(usize, usize); WINDOW],
+    heap_len: usize,
+    /// Every message before `entered` has entered the window.
+    entered: usize,
+}
+
+/// Whether heap entry `a` goes before `b`: the longer message, and of two
+/// equally long, the earlier.
+#[inline]
+fn before(a: (usize, usize), b: (usize, usize)) -> bool {
+    a.0 > b.0 || (a.0 == b.0 && a.1 < b.1)
 }
 
 impl<'i, 'a> Queue<'i, 'a> {
     fn new(inputs: &'i [&'a [u8]], lanes: usize, block: usize) -> Self {
         // One pass over the lengths: an even batch keeps its order (and
-        // skips the window scans, which would cost as much as hashing a
-        // block per message for short messages).
+        // skips the heap, which would cost more than the reordering gains).
         let (lo, hi) = inputs.iter().fold((usize::MAX, 0), |(lo, hi), m| (lo.min(m.len()), hi.max(m.len())));
-        let longest_first = inputs.len() > lanes && hi / block > lo / block + 1;
-        Queue { inputs, next: 0, taken: 0, longest_first }
+        let longest_first = std::env::var("NOLF").is_err() && inputs.len() > lanes && hi / block > lo / block + 1;
+        let mut queue =
+            Queue { inputs, next: 0, taken: 0, longest_first, heap: [(0, 0); WINDOW], heap_len: 0, entered: 0 };
+        if longest_first {
+            queue.enter();
+        }
+        queue
+    }
+
+    /// Put the messages that the window now covers into the heap.
+    #[inline]
+    fn enter(&mut self) {
+        let end = self.inputs.len().min(self.next + WINDOW);
+        while self.entered < end {
+            let item = (self.inputs[self.entered].len(), self.entered);
+            // Sift up.
+            let mut at = self.heap_len;
+            while at > 0 {
+                let parent = (at - 1) / 2;
+                if !before(item, self.heap[parent]) {
+                    break;
+                }
+                self.heap[at] = self.heap[parent];
+                at = parent;
+            }
+            self.heap[at] = item;
+            self.heap_len += 1;
+            self.entered += 1;
+        }
+    }
+
+    /// Take the heap's top.
+    #[inline]
+    fn take_top(&mut self) -> usize {
+        let top = self.heap[0].1;
+        self.heap_len -= 1;
+        let last = self.heap[self.heap_len];
+        let len = self.heap_len;
+        // Sift `last` down from the root.
+        let mut at = 0;
+        loop {
+            let mut child = 2 * at + 1;
+            if child >= len {
+                break;
+            }
+            if child + 1 < len && before(self.heap[child + 1], self.heap[child]) {
+                child += 1;
+            }
+            if !before(self.heap[child], last) {
+                break;
+            }
+            self.heap[at] = self.heap[child];
+            at = child;
+        }
+        if len > 0 {
+            self.heap[at] = last;
+        }
+        top
     }
 
     #[inline]
@@ -146,26 +258,18 @@ impl<'i, 'a> Queue<'i, 'a> {
         if self.next >= self.inputs.len() {
             return None;
         }
-        let pick = if self.longest_first {
-            let window = WINDOW.min(self.inputs.len() - self.next);
-            let mut best = 0;
-            let mut best_len = None;
-            for i in 0..window {
-                let len = self.inputs[self.next + i].len();
-                if self.taken & (1 << i) == 0 && best_len.is_none_or(|b| len > b) {
-                    best = i;
-                    best_len = Some(len);
-                }
-            }
-            best
-        } else {
-            0
-        };
-        let job = self.next + pick;
-        self.taken |= 1 << pick;
-        while self.taken & 1 == 1 {
-            self.taken >>= 1;
+        if !self.longest_first {
             self.next += 1;
+            return Some((self.next - 1, self.inputs[self.next - 1]));
+        }
+        let job = self.take_top();
+        self.taken |= 1 << (job - self.next);
+        if self.taken & 1 == 1 {
+            let run = self.taken.trailing_ones();
+            // `run` can be 64 (every bit set), which a plain shift rejects.
+            self.taken = self.taken.checked_shr(run).unwrap_or(0);
+            self.next += run as usize;
+            self.enter();
         }
         Some((job, self.inputs[job]))
     }
@@ -179,6 +283,11 @@ impl<'i, 'a> Queue<'i, 'a> {
 /// The scheduler loop shared by the fixed-output and XOF entry points.
 /// `compress_lanes` also gets the number of busy lanes, which are lanes
 /// `0..busy`.
+///
+/// Lanes `0..active` are busy; `left[i]` is what lane `i` has left of its
+/// current segment. The lanes are refilled and packed only after a step in
+/// which one of them finished its message, so the other steps cost a
+/// minimum, the slices and the advance over the busy lanes.
 fn run_lanes<'a, A: Algorithm, const N: usize>(
     backend: A::Backend,
     padding: Padding,
@@ -190,65 +299,76 @@ fn run_lanes<'a, A: Algorithm, const N: usize>(
     let bs = A::BlockSize::USIZE;
     let mut states: [A::State; N] = array::from_fn(|_| A::INIT);
     let mut lanes: [Lane<'a>; N] = array::from_fn(|_| Lane::idle());
+    let mut left = [0usize; N];
     let mut queue = Queue::new(inputs, N, bs);
+    let mut active = 0;
+    while active < N
+        && let Some((job, msg)) = queue.pop()
+    {
+        left[active] = lanes[active].start::<A>(job, msg, padding);
+        active += 1;
+    }
+    let mut n = left[..active].iter().fold(usize::MAX, |m, &l| m.min(l));
     loop {
-        for (lane, state) in lanes.iter_mut().zip(states.iter_mut()) {
-            if lane.job.is_none()
-                && let Some((job, msg)) = queue.pop()
-            {
-                lane.start::<A>(job, msg, padding);
-                *state = A::INIT;
-            }
-        }
-        // Busy lanes to the front, in place: an idle lane takes the last
-        // busy lane's message and state.
-        let mut active = N;
-        let mut i = 0;
-        while i < active {
-            if lanes[i].job.is_some() {
-                i += 1;
-            } else {
-                active -= 1;
-                if i < active && lanes[active].job.is_some() {
-                    lanes.swap(i, active);
-                    states.swap(i, active);
-                    i += 1;
-                }
-            }
-        }
         if active == 0 {
             return;
         }
         if queue.is_empty() && active < min_active {
             // Too few lanes left to pay for the multi-lane engine: finish
             // each with the single-stream backend.
-            for (lane, state) in lanes.iter_mut().zip(states.iter_mut()).take(active) {
-                if let Some(job) = lane.job {
-                    let mut buffer = EagerBuffer::<A::BlockSize>::default();
-                    // Body and tail are whole blocks: nothing stays buffered.
-                    buffer.digest_blocks(lane.body, |blocks| A::compress(backend, state, blocks));
-                    buffer.digest_blocks(&lane.tail[lane.tail_pos..lane.tail_len], |blocks| {
-                        A::compress(backend, state, blocks)
-                    });
-                    done(job, state);
-                    lane.job = None;
-                }
+            for (lane, state) in lanes.iter().zip(states.iter_mut()).take(active) {
+                let mut buffer = EagerBuffer::<A::BlockSize>::default();
+                // Body and tail are whole blocks: nothing stays buffered.
+                buffer.digest_blocks(lane.body, |blocks| A::compress(backend, state, blocks));
+                buffer.digest_blocks(&lane.tail[lane.tail_pos..lane.tail_len], |blocks| {
+                    A::compress(backend, state, blocks)
+                });
+                done(lane.job, state);
             }
             return;
         }
-        // Run every lane for as many blocks as the shortest busy lane has.
-        let blocks = lanes[..active].iter().map(|l| l.segment().len() / bs).min().unwrap_or(1);
-        let n = blocks * bs;
-        let data: [&[u8]; N] = array::from_fn(|i| &lanes[if i < active { i } else { 0 }].segment()[..n]);
+        // Run every lane for as many blocks as the shortest busy lane has
+        // (`n`), and find the next step's length as the lanes advance.
+        debug_assert!(n > 0 && n % bs == 0);
+        let first = lanes[0].segment(n);
+        let mut data: [&[u8]; N] = [first; N];
+        for (slot, lane) in data.iter_mut().zip(&lanes[..active]).skip(1) {
+            *slot = lane.segment(n);
+        }
         compress_lanes(&mut states, data, active);
-        for (lane, state) in lanes.iter_mut().zip(states.iter()).take(active) {
-            if let Some(job) = lane.job
-                && lane.advance(n)
-            {
-                done(job, state);
-                lane.job = None;
+        let mut next = usize::MAX;
+        for (lane, l) in lanes.iter_mut().zip(left.iter_mut()).take(active) {
+            *l = lane.advance(n);
+            next = next.min(*l);
+        }
+        n = next;
+        if n != 0 {
+            continue;
+        }
+        // Refill each lane that finished with the next message, or pack
+        // the busy lanes to the front: the last busy lane moves into the
+        // hole.
+        let mut i = 0;
+        while i < active {
+            if left[i] != 0 {
+                i += 1;
+                continue;
+            }
+            done(lanes[i].job, &states[i]);
+            if let Some((job, msg)) = queue.pop() {
+                left[i] = lanes[i].start::<A>(job, msg, padding);
+                states[i] = A::INIT;
+                i += 1;
+            } else {
+                active -= 1;
+                if i < active {
+                    lanes.swap(i, active);
+                    states.swap(i, active);
+                    left.swap(i, active);
+                }
             }
         }
+        n = left[..active].iter().fold(usize::MAX, |m, &l| m.min(l));
     }
 }
 
