@@ -17,9 +17,13 @@
 //! * when the batch's lengths differ and it has more messages than lanes,
 //!   starts the longest waiting message first (longest processing time
 //!   first, Graham 1969), looking ahead over a window of the next
-//!   [`WINDOW`] messages kept as a bit mask on the stack: the lanes then
-//!   drain at nearly the same time instead of one long message running
-//!   alone at the end;
+//!   [`WINDOW`] messages kept on the stack (a bit mask, and a heap to pick
+//!   from): the lanes then drain at nearly the same time instead of one
+//!   long message running alone at the end;
+//! * copies the end of a lane's body in front of its padded tail once it
+//!   fits there (up to 512 bytes in all), so that most messages end in
+//!   one event rather than a body end and a tail end, each of which cuts
+//!   every lane's step short;
 //! * keeps the busy lanes at the front, so that an engine made of
 //!   interleaved groups of lanes can run only the groups that hold busy
 //!   lanes as the batch drains ([`digest_many_lanes_narrowing`]);
@@ -37,116 +41,152 @@ use generic_array::typenum::Unsigned;
 use crate::xof::XofReader;
 use crate::{Algorithm, FixedAlgorithm, OutputBytes, Padding, XofAlgorithm};
 
-/// Room for a padded tail: Merkle–Damgård padding takes at most two blocks
-/// (2 x 128 bytes for SHA-512), Keccak's one block of at most 168 bytes.
-/// An algorithm with a longer padded tail would fail loudly in
+/// Room for a lane's padded tail and the end of its body copied ahead of
+/// it (see [`Lane::merge`]): Merkle–Damgård padding takes at most two
+/// blocks (2 x 128 bytes for SHA-512), Keccak's one block of at most 168
+/// bytes. An algorithm with a longer padded tail would fail loudly in
 /// [`Lane::start`] (slice index out of range), never silently.
 const TAIL_CAP: usize = 512;
 
+/// One lane's message. Positions are kept on the scheduler's clock (bytes
+/// compressed per lane since the batch started), which every step moves on
+/// by the step's length: a step updates no lane, and only the lanes whose
+/// segment ends or whose body can merge into the tail (their `trigger`, see
+/// [`Lane::trigger`]) need attention afterwards.
 struct Lane<'a> {
     /// Index of the message in the batch (meaningful while the lane is
     /// busy).
     job: usize,
-    /// Whole blocks of the message not yet compressed.
+    /// The message's whole blocks, compressed straight from the caller's
+    /// slice, then `tail`.
     body: &'a [u8],
-    /// The padded tail (one or two blocks).
-    tail: [u8; TAIL_CAP],
-    tail_len: usize,
-    /// Bytes of `tail` already compressed.
-    tail_pos: usize,
+    /// Whether the current segment is the tail (else `body`).
+    in_tail: bool,
+    /// The clock when the current segment's first byte was compressed.
+    origin: usize,
+    /// The lane's tail buffer: `tails[buf]` of [`run_lanes`], kept apart
+    /// so that packing the busy lanes to the front moves only these few
+    /// words.
+    buf: usize,
+    /// The padded tail (one or two blocks) is `tails[buf][tail_start..]`,
+    /// at the end of the buffer so that the end of the body can be copied
+    /// in ahead of it.
+    tail_start: usize,
 }
 
 impl<'a> Lane<'a> {
-    fn idle() -> Self {
-        Lane { job: 0, body: &[], tail: [0; TAIL_CAP], tail_len: 0, tail_pos: 0 }
+    fn idle(buf: usize) -> Self {
+        Lane { job: 0, body: &[], in_tail: false, origin: 0, buf, tail_start: TAIL_CAP }
     }
 
-    /// Load message `job`, padding its tail with `padding`; returns the
-    /// length of its first segment.
+    /// Load message `job` at clock `clock`, padding its tail with
+    /// `padding`; returns the lane's `(end, trigger)`.
     #[inline]
-    fn start<A: Algorithm>(&mut self, job: usize, msg: &'a [u8], padding: Padding) -> usize {
+    fn start<A: Algorithm>(
+        &mut self,
+        job: usize,
+        msg: &'a [u8],
+        padding: Padding,
+        clock: usize,
+        tail: &mut [u8; TAIL_CAP],
+    ) -> (usize, usize) {
         let bs = A::BlockSize::USIZE;
         let whole = msg.len() - msg.len() % bs;
         let (body, rest) = msg.split_at(whole);
         self.job = job;
         self.body = body;
-        self.tail_len = pad_tail(padding, bs, rest, msg.len() as u128, &mut self.tail);
-        self.tail_pos = 0;
-        self.merge();
-        self.left()
+        self.in_tail = false;
+        self.origin = clock;
+        self.tail_start = pad_tail(padding, bs, rest, msg.len() as u128, tail);
+        let end = clock + body.len();
+        if clock >= self.trigger(end) { self.merge(end, clock, tail) } else { (end, self.trigger(end)) }
     }
 
-    /// Bytes left in the current segment: the body, then the tail.
+    /// The clock at or after which the lane needs attention, given the end
+    /// of its current segment: in the tail, that end (the message is done);
+    /// in the body, as soon as the rest of the body fits ahead of the tail.
     #[inline]
-    fn left(&self) -> usize {
-        if self.body.is_empty() { self.tail_len - self.tail_pos } else { self.body.len() }
+    fn trigger(&self, end: usize) -> usize {
+        if self.in_tail { end } else { end.saturating_sub(self.tail_start) }
     }
 
-    /// The next `n` bytes of the current segment.
+    /// The next `n` bytes at clock `clock`.
     #[inline]
-    fn segment(&self, n: usize) -> &[u8] {
-        if self.body.is_empty() { &self.tail[self.tail_pos..self.tail_pos + n] } else { &self.body[..n] }
-    }
-
-    /// Mark `n` bytes of the current segment compressed (`left` was at
-    /// least `n`); returns what is left of the segment then current, 0 once
-    /// the whole message (tail included) is done.
-    #[inline]
-    fn advance(&mut self, n: usize) -> usize {
-        if self.body.is_empty() {
-            self.tail_pos += n;
-            self.tail_len - self.tail_pos
+    fn segment<'t>(&self, tail: &'t [u8; TAIL_CAP], clock: usize, n: usize) -> &'t [u8]
+    where
+        'a: 't,
+    {
+        let at = clock - self.origin;
+        if self.in_tail {
+            let at = self.tail_start + at;
+            &tail[at..at + n]
         } else {
-            self.body = &self.body[n..];
-            self.merge();
-            self.left()
+            &self.body[at..at + n]
         }
     }
 
-    /// Once the rest of the body fits in the tail buffer ahead of the
-    /// padded tail, copy it there: body and tail then form one segment, so
-    /// the lane's message ends in one event instead of two (a body end and
-    /// then a one- or two-block tail, which would cut every lane's step
-    /// short), and batches of unequal lengths run fewer, longer steps.
+    /// What is left to compress at clock `clock`: the rest of the current
+    /// segment, then the tail if the lane is still in its body.
     #[inline]
-    fn merge(&mut self) {
-        let rest = self.body.len();
-        if rest > 0 && self.tail_pos == 0 && rest + self.tail_len <= TAIL_CAP {
-            self.tail.copy_within(..self.tail_len, rest);
-            self.tail[..rest].copy_from_slice(self.body);
-            self.tail_len += rest;
-            self.body = &[];
+    fn rest<'t>(&self, tail: &'t [u8; TAIL_CAP], clock: usize) -> (&'t [u8], &'t [u8])
+    where
+        'a: 't,
+    {
+        let at = clock - self.origin;
+        if self.in_tail { (&tail[self.tail_start + at..], &[]) } else { (&self.body[at..], &tail[self.tail_start..]) }
+    }
+
+    /// Copy the rest of the body (`end - clock` bytes, which fit) ahead of
+    /// the padded tail: body and tail then form one segment, so the lane's
+    /// message ends in one event instead of two (a body end and then a
+    /// one- or two-block tail, which would cut every lane's step short),
+    /// and batches of unequal lengths run fewer, longer steps. Returns the
+    /// new `(end, trigger)`.
+    #[inline]
+    fn merge(&mut self, end: usize, clock: usize, tail: &mut [u8; TAIL_CAP]) -> (usize, usize) {
+        let rest = end - clock;
+        if rest > 0 {
+            let from = self.body.len() - rest;
+            tail[self.tail_start - rest..self.tail_start].copy_from_slice(&self.body[from..]);
+            self.tail_start -= rest;
         }
+        self.in_tail = true;
+        self.origin = clock;
+        let end = clock + (TAIL_CAP - self.tail_start);
+        (end, end)
     }
 }
 
 /// Write the padded tail of a message of `total` bytes whose last partial
-/// block is `rest` into `tail`, and return its length (one or two blocks of
-/// `bs` bytes): `rest`, `0x80`, zeros and the bit length for Merkle–Damgård
-/// (RFC 1321 §3.1–3.2, FIPS 180-4 §5.1.1–5.1.2), `rest` then `pad10*1`
-/// with the domain bits in the first padding byte for Keccak (FIPS 202
-/// §5.1, §B.2). The same blocks as `fixed::pad` (which the single-stream path
-/// uses) makes, written straight into the lane instead of through a block
-/// buffer: this runs once per message of a batch.
+/// block is `rest` at the end of `tail`, and return where it starts (it is
+/// one or two blocks of `bs` bytes): `rest`, `0x80`, zeros and the bit
+/// length for Merkle–Damgård (RFC 1321 §3.1–3.2, FIPS 180-4 §5.1.1–5.1.2),
+/// `rest` then `pad10*1` with the domain bits in the first padding byte for
+/// Keccak (FIPS 202 §5.1, §B.2). The same blocks as `fixed::pad` (which the
+/// single-stream path uses) makes, written straight into the lane instead
+/// of through a block buffer: this runs once per message of a batch.
 #[inline]
 fn pad_tail(padding: Padding, bs: usize, rest: &[u8], total: u128, tail: &mut [u8; TAIL_CAP]) -> usize {
     let n = rest.len();
-    tail[..n].copy_from_slice(rest);
     let bits = total.wrapping_mul(8);
     let field = match padding {
         Padding::Keccak(domain) => {
-            tail[n..bs].fill(0);
-            tail[n] ^= domain;
-            tail[bs - 1] ^= 0x80;
-            return bs;
+            let block = &mut tail[TAIL_CAP - bs..];
+            block[..n].copy_from_slice(rest);
+            block[n..].fill(0);
+            block[n] ^= domain;
+            block[bs - 1] ^= 0x80;
+            return TAIL_CAP - bs;
         }
         Padding::Be128 => 16,
         Padding::Be64 | Padding::Le64 => 8,
     };
     let len = if n + 1 + field <= bs { bs } else { 2 * bs };
-    tail[n] = 0x80;
-    tail[n + 1..len - field].fill(0);
-    let end = &mut tail[len - field..len];
+    let padded = &mut tail[TAIL_CAP - len..];
+    padded[..n].copy_from_slice(rest);
+    padded[n] = 0x80;
+    padded[n + 1..len - field].fill(0);
+    let end = &mut padded[len - field..];
     match padding {
         // The length fields are defined modulo 2^64 (RFC 1321 §3.2); FIPS
         // 180-4 limits messages to below 2^64 bits for these algorithms.
@@ -154,7 +194,7 @@ fn pad_tail(padding: Padding, bs: usize, rest: &[u8], total: u128, tail: &mut [u
         Padding::Be64 => end.copy_from_slice(&(bits as u64).to_be_bytes()),
         _ => end.copy_from_slice(&bits.to_be_bytes()),
     }
-    len
+    TAIL_CAP - len
 }
 
 /// How many waiting messages the longest-first order looks ahead over.
@@ -284,10 +324,11 @@ impl<'i, 'a> Queue<'i, 'a> {
 /// `compress_lanes` also gets the number of busy lanes, which are lanes
 /// `0..busy`.
 ///
-/// Lanes `0..active` are busy; `left[i]` is what lane `i` has left of its
-/// current segment. The lanes are refilled and packed only after a step in
-/// which one of them finished its message, so the other steps cost a
-/// minimum, the slices and the advance over the busy lanes.
+/// Lanes `0..active` are busy. `end[i]` is the clock at which lane `i`'s
+/// current segment ends and `trigger[i]` the clock from which it needs
+/// attention (see [`Lane`]): each step runs until the nearest end, and only
+/// the lanes whose trigger has come are touched after it, besides taking
+/// the next minimum.
 fn run_lanes<'a, A: Algorithm, const N: usize>(
     backend: A::Backend,
     padding: Padding,
@@ -298,17 +339,20 @@ fn run_lanes<'a, A: Algorithm, const N: usize>(
 ) {
     let bs = A::BlockSize::USIZE;
     let mut states: [A::State; N] = array::from_fn(|_| A::INIT);
-    let mut lanes: [Lane<'a>; N] = array::from_fn(|_| Lane::idle());
-    let mut left = [0usize; N];
+    let mut lanes: [Lane<'a>; N] = array::from_fn(Lane::idle);
+    let mut tails = [[0u8; TAIL_CAP]; N];
+    let mut end = [0usize; N];
+    let mut trigger = [0usize; N];
     let mut queue = Queue::new(inputs, N, bs);
+    let mut clock = 0;
     let mut active = 0;
     while active < N
         && let Some((job, msg)) = queue.pop()
     {
-        left[active] = lanes[active].start::<A>(job, msg, padding);
+        let lane = &mut lanes[active];
+        (end[active], trigger[active]) = lane.start::<A>(job, msg, padding, clock, &mut tails[lane.buf]);
         active += 1;
     }
-    let mut n = left[..active].iter().fold(usize::MAX, |m, &l| m.min(l));
     loop {
         if active == 0 {
             return;
@@ -318,57 +362,73 @@ fn run_lanes<'a, A: Algorithm, const N: usize>(
             // each with the single-stream backend.
             for (lane, state) in lanes.iter().zip(states.iter_mut()).take(active) {
                 let mut buffer = EagerBuffer::<A::BlockSize>::default();
-                // Body and tail are whole blocks: nothing stays buffered.
-                buffer.digest_blocks(lane.body, |blocks| A::compress(backend, state, blocks));
-                buffer.digest_blocks(&lane.tail[lane.tail_pos..lane.tail_len], |blocks| {
-                    A::compress(backend, state, blocks)
-                });
+                let (segment, tail) = lane.rest(&tails[lane.buf], clock);
+                // Whole blocks: nothing stays buffered.
+                buffer.digest_blocks(segment, |blocks| A::compress(backend, state, blocks));
+                buffer.digest_blocks(tail, |blocks| A::compress(backend, state, blocks));
                 done(lane.job, state);
             }
             return;
         }
-        // Run every lane for as many blocks as the shortest busy lane has
-        // (`n`), and find the next step's length as the lanes advance.
+        // Run every lane for as many blocks as the shortest busy lane has.
+        let n = end[..active].iter().fold(usize::MAX, |m, &e| m.min(e)) - clock;
         debug_assert!(n > 0 && n % bs == 0);
-        let first = lanes[0].segment(n);
+        let first = lanes[0].segment(&tails[lanes[0].buf], clock, n);
         let mut data: [&[u8]; N] = [first; N];
         for (slot, lane) in data.iter_mut().zip(&lanes[..active]).skip(1) {
-            *slot = lane.segment(n);
+            *slot = lane.segment(&tails[lane.buf], clock, n);
         }
         compress_lanes(&mut states, data, active);
-        let mut next = usize::MAX;
-        for (lane, l) in lanes.iter_mut().zip(left.iter_mut()).take(active) {
-            *l = lane.advance(n);
-            next = next.min(*l);
+        clock += n;
+        // Lanes whose body now fits ahead of the tail merge it there (a
+        // body that has ended merges nothing and goes on to its tail);
+        // lanes whose tail has ended are done.
+        let mut finished = false;
+        for i in 0..active {
+            if clock >= trigger[i] {
+                if lanes[i].in_tail {
+                    finished = true;
+                } else {
+                    let lane = &mut lanes[i];
+                    (end[i], trigger[i]) = lane.merge(end[i], clock, &mut tails[lane.buf]);
+                }
+            }
         }
-        n = next;
-        if n != 0 {
+        if !finished {
             continue;
         }
-        // Refill each lane that finished with the next message, or pack
-        // the busy lanes to the front: the last busy lane moves into the
-        // hole.
+        // Refill each lane that finished with the next message; once the
+        // batch has run dry, pack the busy lanes to the front instead: the
+        // last lane still running moves into the hole (the finished lanes
+        // met at the end on the way are done and dropped).
+        let finished = |lanes: &[Lane<'a>; N], end: &[usize; N], i: usize| end[i] == clock && lanes[i].in_tail;
         let mut i = 0;
         while i < active {
-            if left[i] != 0 {
+            if !finished(&lanes, &end, i) {
                 i += 1;
                 continue;
             }
             done(lanes[i].job, &states[i]);
             if let Some((job, msg)) = queue.pop() {
-                left[i] = lanes[i].start::<A>(job, msg, padding);
+                let lane = &mut lanes[i];
+                (end[i], trigger[i]) = lane.start::<A>(job, msg, padding, clock, &mut tails[lane.buf]);
                 states[i] = A::INIT;
                 i += 1;
-            } else {
+                continue;
+            }
+            active -= 1;
+            while active > i && finished(&lanes, &end, active) {
+                done(lanes[active].job, &states[active]);
                 active -= 1;
-                if i < active {
-                    lanes.swap(i, active);
-                    states.swap(i, active);
-                    left.swap(i, active);
-                }
+            }
+            if active > i {
+                lanes.swap(i, active);
+                states.swap(i, active);
+                end.swap(i, active);
+                trigger.swap(i, active);
+                i += 1;
             }
         }
-        n = left[..active].iter().fold(usize::MAX, |m, &l| m.min(l));
     }
 }
 
