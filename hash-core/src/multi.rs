@@ -172,8 +172,8 @@ fn pad_tail(padding: Padding, bs: usize, rest: &[u8], total: u128, tail: &mut [u
     let field = match padding {
         Padding::Keccak(domain) => {
             let block = &mut tail[TAIL_CAP - bs..];
+            block.fill(0);
             block[..n].copy_from_slice(rest);
-            block[n..].fill(0);
             block[n] ^= domain;
             block[bs - 1] ^= 0x80;
             return TAIL_CAP - bs;
@@ -182,10 +182,16 @@ fn pad_tail(padding: Padding, bs: usize, rest: &[u8], total: u128, tail: &mut [u
         Padding::Be64 | Padding::Le64 => 8,
     };
     let len = if n + 1 + field <= bs { bs } else { 2 * bs };
+    // Zero whole blocks first: fills of a fixed size (`bs` is a constant
+    // once inlined) are a few vector stores, not a call.
+    if len == bs {
+        tail[TAIL_CAP - bs..].fill(0);
+    } else {
+        tail[TAIL_CAP - 2 * bs..].fill(0);
+    }
     let padded = &mut tail[TAIL_CAP - len..];
     padded[..n].copy_from_slice(rest);
     padded[n] = 0x80;
-    padded[n + 1..len - field].fill(0);
     let end = &mut padded[len - field..];
     match padding {
         // The length fields are defined modulo 2^64 (RFC 1321 §3.2); FIPS
