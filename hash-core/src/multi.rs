@@ -239,7 +239,7 @@ impl<'i, 'a> Queue<'i, 'a> {
         // One pass over the lengths: an even batch keeps its order (and
         // skips the heap, which would cost more than the reordering gains).
         let (lo, hi) = inputs.iter().fold((usize::MAX, 0), |(lo, hi), m| (lo.min(m.len()), hi.max(m.len())));
-        let longest_first = std::env::var("NOLF").is_err() && inputs.len() > lanes && hi / block > lo / block + 1;
+        let longest_first = inputs.len() > lanes && hi / block > lo / block + 1;
         let mut queue =
             Queue { inputs, next: 0, taken: 0, longest_first, heap: [(0, 0); WINDOW], heap_len: 0, entered: 0 };
         if longest_first {
