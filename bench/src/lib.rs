@@ -178,6 +178,9 @@ pub struct ManySubject {
     pub label: String,
     /// Whether this is the one-by-one baseline.
     pub baseline: bool,
+    /// Whether this is `digest_many` on the backend `Backend::detect`
+    /// picks (what a caller gets by default).
+    pub detected: bool,
     run: Box<ManyRunFn>,
     hash: Box<ManyHashFn>,
     engine: Box<dyn Fn(usize) -> &'static str>,
@@ -208,7 +211,13 @@ impl ManySubject {
             }
         };
         let engine = Box::new(move |_: usize| if baseline { "one by one" } else { "-" });
-        ManySubject { algo, label, baseline, run: Box::new(run), hash: Box::new(hash), engine }
+        ManySubject { algo, label, baseline, detected: false, run: Box::new(run), hash: Box::new(hash), engine }
+    }
+
+    /// Mark this as `digest_many` on the detected backend (or not).
+    pub fn with_detected(mut self, detected: bool) -> Self {
+        self.detected = detected;
+        self
     }
 
     /// Name the engine a batch of a given size runs on
@@ -397,7 +406,8 @@ macro_rules! fixed_many {
                         }
                     },
                 )
-                .with_engine(move |messages| b.batch_engine(messages)),
+                .with_engine(move |messages| b.batch_engine(messages))
+                .with_detected(b == detected),
             );
         }
         v.push(ManySubject::new(
@@ -436,7 +446,8 @@ macro_rules! xof_many {
                         }
                     },
                 )
-                .with_engine(move |messages| b.batch_engine(messages)),
+                .with_engine(move |messages| b.batch_engine(messages))
+                .with_detected(b == detected),
             );
         }
         v.push(ManySubject::new(
@@ -673,6 +684,39 @@ pub fn message(len: usize, seed: u64) -> Vec<u8> {
         .collect()
 }
 
+/// The lengths of the uneven batch that `cargo xtask bench` sets beside
+/// `count` messages of `mean` bytes: `count` lengths, each between 0 and
+/// `2 * mean` bytes, summing to exactly `count * mean` (the same total
+/// bytes). The first `count - 1` are drawn uniformly from a generator with
+/// a fixed seed and the last is what makes up the total; a draw whose last
+/// length falls outside `0..=2 * mean` is thrown away and the next one
+/// taken, so the lengths are the same in every run and on every machine.
+/// For 64 x 8 KiB: 64 lengths of 0 to 16 KiB totalling 512 KiB.
+///
+/// # Panics
+/// If `count` is 0.
+pub fn uneven_lengths(count: usize, mean: usize) -> Vec<usize> {
+    assert!(count > 0, "an uneven batch needs at least one message");
+    let total = count * mean;
+    let mut x: u64 = 0x5eed_0e7e_4b47_c4e5;
+    let mut next = move || {
+        // SplitMix64 (Steele, Lea and Flood 2014).
+        x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = x;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    };
+    loop {
+        let mut lens: Vec<usize> = (1..count).map(|_| (next() % (2 * mean as u64 + 1)) as usize).collect();
+        let sum: usize = lens.iter().sum();
+        if sum <= total && total - sum <= 2 * mean {
+            lens.push(total - sum);
+            return lens;
+        }
+    }
+}
+
 /// `16 B`, `1 KiB`, `1 MiB`.
 pub fn size_label(bytes: usize) -> String {
     if bytes >= 1 << 20 && bytes.is_multiple_of(1 << 20) {
@@ -687,6 +731,17 @@ pub fn size_label(bytes: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn uneven_lengths_keep_the_total_and_the_range() {
+        let lens = uneven_lengths(64, 8192);
+        assert_eq!((lens.len(), lens.iter().sum::<usize>()), (64, 64 * 8192));
+        assert!(lens.iter().all(|&l| l <= 16384));
+        // Spread out, not a near-equal batch: some short and some long.
+        assert!(lens.iter().any(|&l| l < 2048) && lens.iter().any(|&l| l > 14336));
+        assert_eq!(lens, uneven_lengths(64, 8192), "the same lengths every time");
+        assert_eq!(uneven_lengths(1, 100), [100]);
+    }
 
     #[test]
     fn algo_ids_are_unique_and_found() {

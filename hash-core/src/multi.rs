@@ -17,9 +17,13 @@
 //! * when the batch's lengths differ and it has more messages than lanes,
 //!   starts the longest waiting message first (longest processing time
 //!   first, Graham 1969), looking ahead over a window of the next
-//!   [`WINDOW`] messages kept as a bit mask on the stack: the lanes then
-//!   drain at nearly the same time instead of one long message running
-//!   alone at the end;
+//!   [`WINDOW`] messages kept on the stack (a bit mask, and a heap to pick
+//!   from): the lanes then drain at nearly the same time instead of one
+//!   long message running alone at the end;
+//! * copies the end of a lane's body in front of its padded tail once it
+//!   fits there (up to 512 bytes in all), so that most messages end in
+//!   one event rather than a body end and a tail end, each of which cuts
+//!   every lane's step short;
 //! * keeps the busy lanes at the front, so that an engine made of
 //!   interleaved groups of lanes can run only the groups that hold busy
 //!   lanes as the batch drains ([`digest_many_lanes_narrowing`]);
@@ -34,87 +38,169 @@ use block_buffer::EagerBuffer;
 use core::array;
 use generic_array::typenum::Unsigned;
 
-use crate::fixed::pad;
 use crate::xof::XofReader;
 use crate::{Algorithm, FixedAlgorithm, OutputBytes, Padding, XofAlgorithm};
 
-/// Room for a padded tail: Merkle–Damgård padding takes at most two blocks
-/// (2 x 128 bytes for SHA-512), Keccak's one block of at most 168 bytes.
-/// An algorithm with a longer padded tail would fail loudly in
+/// Room for a lane's padded tail and the end of its body copied ahead of
+/// it (see [`Lane::merge`]): Merkle–Damgård padding takes at most two
+/// blocks (2 x 128 bytes for SHA-512), Keccak's one block of at most 168
+/// bytes. An algorithm with a longer padded tail would fail loudly in
 /// [`Lane::start`] (slice index out of range), never silently.
-const TAIL_CAP: usize = 256;
+const TAIL_CAP: usize = 512;
 
+/// One lane's message. Positions are kept on the scheduler's clock (bytes
+/// compressed per lane since the batch started), which every step moves on
+/// by the step's length: a step updates no lane, and only the lanes whose
+/// segment ends or whose body can merge into the tail (their `trigger`, see
+/// [`Lane::trigger`]) need attention afterwards.
 struct Lane<'a> {
-    /// Index of the message in the batch, or `None` when idle.
-    job: Option<usize>,
-    /// Whole blocks of the message not yet compressed.
+    /// Index of the message in the batch (meaningful while the lane is
+    /// busy).
+    job: usize,
+    /// The message's whole blocks, compressed straight from the caller's
+    /// slice, then `tail`.
     body: &'a [u8],
-    /// The padded tail (one or two blocks).
-    tail: [u8; TAIL_CAP],
-    tail_len: usize,
-    /// Bytes of `tail` already compressed.
-    tail_pos: usize,
+    /// Whether the current segment is the tail (else `body`).
+    in_tail: bool,
+    /// The clock when the current segment's first byte was compressed.
+    origin: usize,
+    /// The lane's tail buffer: `tails[buf]` of [`run_lanes`], kept apart
+    /// so that packing the busy lanes to the front moves only these few
+    /// words.
+    buf: usize,
+    /// The padded tail (one or two blocks) is `tails[buf][tail_start..]`,
+    /// at the end of the buffer so that the end of the body can be copied
+    /// in ahead of it.
+    tail_start: usize,
 }
 
 impl<'a> Lane<'a> {
-    fn idle() -> Self {
-        Lane { job: None, body: &[], tail: [0; TAIL_CAP], tail_len: 0, tail_pos: 0 }
+    fn idle(buf: usize) -> Self {
+        Lane { job: 0, body: &[], in_tail: false, origin: 0, buf, tail_start: TAIL_CAP }
     }
 
-    /// Load message `job`, padding its tail with `padding`.
-    fn start<A: Algorithm>(&mut self, job: usize, msg: &'a [u8], padding: Padding) {
+    /// Load message `job` at clock `clock`, padding its tail with
+    /// `padding`; returns the lane's `(end, trigger)`.
+    #[inline]
+    fn start<A: Algorithm>(
+        &mut self,
+        job: usize,
+        msg: &'a [u8],
+        padding: Padding,
+        clock: usize,
+        tail: &mut [u8; TAIL_CAP],
+    ) -> (usize, usize) {
         let bs = A::BlockSize::USIZE;
         let whole = msg.len() - msg.len() % bs;
         let (body, rest) = msg.split_at(whole);
-        let mut buffer = EagerBuffer::<A::BlockSize>::new(rest);
-        let mut len = 0;
-        let tail = &mut self.tail;
-        pad::<A>(padding, &mut buffer, msg.len() as u128, |block| {
-            tail[len..len + bs].copy_from_slice(block);
-            len += bs;
-        });
-        self.job = Some(job);
+        self.job = job;
         self.body = body;
-        self.tail_len = len;
-        self.tail_pos = 0;
-        self.merge();
+        self.in_tail = false;
+        self.origin = clock;
+        self.tail_start = pad_tail(padding, bs, rest, msg.len() as u128, tail);
+        let end = clock + body.len();
+        if clock >= self.trigger(end) { self.merge(end, clock, tail) } else { (end, self.trigger(end)) }
     }
 
-    /// What the lane compresses next: its body, then its tail.
+    /// The clock at or after which the lane needs attention, given the end
+    /// of its current segment: in the tail, that end (the message is done);
+    /// in the body, as soon as the rest of the body fits ahead of the tail.
     #[inline]
-    fn segment(&self) -> &[u8] {
-        if self.body.is_empty() { &self.tail[self.tail_pos..self.tail_len] } else { self.body }
+    fn trigger(&self, end: usize) -> usize {
+        if self.in_tail { end } else { end.saturating_sub(self.tail_start) }
     }
 
-    /// Mark `n` bytes of the current segment compressed; true when the whole
-    /// message (tail included) is done.
+    /// The next `n` bytes at clock `clock`.
     #[inline]
-    fn advance(&mut self, n: usize) -> bool {
-        if self.body.is_empty() {
-            self.tail_pos += n;
-            self.tail_pos == self.tail_len
+    fn segment<'t>(&self, tail: &'t [u8; TAIL_CAP], clock: usize, n: usize) -> &'t [u8]
+    where
+        'a: 't,
+    {
+        let at = clock - self.origin;
+        if self.in_tail {
+            let at = self.tail_start + at;
+            &tail[at..at + n]
         } else {
-            self.body = &self.body[n..];
-            self.merge();
-            false
+            &self.body[at..at + n]
         }
     }
 
-    /// Once the rest of the body fits in the tail buffer ahead of the
-    /// padded tail, copy it there: body and tail then form one segment, so
-    /// the lane's message ends in one event instead of two (a body end and
-    /// then a one- or two-block tail, which would cut every lane's step
-    /// short), and batches of unequal lengths run fewer, longer steps.
+    /// What is left to compress at clock `clock`: the rest of the current
+    /// segment, then the tail if the lane is still in its body.
     #[inline]
-    fn merge(&mut self) {
-        let rest = self.body.len();
-        if rest > 0 && self.tail_pos == 0 && rest + self.tail_len <= TAIL_CAP {
-            self.tail.copy_within(..self.tail_len, rest);
-            self.tail[..rest].copy_from_slice(self.body);
-            self.tail_len += rest;
-            self.body = &[];
-        }
+    fn rest<'t>(&self, tail: &'t [u8; TAIL_CAP], clock: usize) -> (&'t [u8], &'t [u8])
+    where
+        'a: 't,
+    {
+        let at = clock - self.origin;
+        if self.in_tail { (&tail[self.tail_start + at..], &[]) } else { (&self.body[at..], &tail[self.tail_start..]) }
     }
+
+    /// Copy the rest of the body (`end - clock` bytes, which fit) ahead of
+    /// the padded tail: body and tail then form one segment, so the lane's
+    /// message ends in one event instead of two (a body end and then a
+    /// one- or two-block tail, which would cut every lane's step short),
+    /// and batches of unequal lengths run fewer, longer steps. Returns the
+    /// new `(end, trigger)`.
+    #[inline]
+    fn merge(&mut self, end: usize, clock: usize, tail: &mut [u8; TAIL_CAP]) -> (usize, usize) {
+        let rest = end - clock;
+        if rest > 0 {
+            let from = self.body.len() - rest;
+            tail[self.tail_start - rest..self.tail_start].copy_from_slice(&self.body[from..]);
+            self.tail_start -= rest;
+        }
+        self.in_tail = true;
+        self.origin = clock;
+        let end = clock + (TAIL_CAP - self.tail_start);
+        (end, end)
+    }
+}
+
+/// Write the padded tail of a message of `total` bytes whose last partial
+/// block is `rest` at the end of `tail`, and return where it starts (it is
+/// one or two blocks of `bs` bytes): `rest`, `0x80`, zeros and the bit
+/// length for Merkle–Damgård (RFC 1321 §3.1–3.2, FIPS 180-4 §5.1.1–5.1.2),
+/// `rest` then `pad10*1` with the domain bits in the first padding byte for
+/// Keccak (FIPS 202 §5.1, §B.2). The same blocks as `fixed::pad` (which the
+/// single-stream path uses) makes, written straight into the lane instead
+/// of through a block buffer: this runs once per message of a batch.
+#[inline]
+fn pad_tail(padding: Padding, bs: usize, rest: &[u8], total: u128, tail: &mut [u8; TAIL_CAP]) -> usize {
+    let n = rest.len();
+    let bits = total.wrapping_mul(8);
+    let field = match padding {
+        Padding::Keccak(domain) => {
+            let block = &mut tail[TAIL_CAP - bs..];
+            block.fill(0);
+            block[..n].copy_from_slice(rest);
+            block[n] ^= domain;
+            block[bs - 1] ^= 0x80;
+            return TAIL_CAP - bs;
+        }
+        Padding::Be128 => 16,
+        Padding::Be64 | Padding::Le64 => 8,
+    };
+    let len = if n + 1 + field <= bs { bs } else { 2 * bs };
+    // Zero whole blocks first: fills of a fixed size (`bs` is a constant
+    // once inlined) are a few vector stores, not a call.
+    if len == bs {
+        tail[TAIL_CAP - bs..].fill(0);
+    } else {
+        tail[TAIL_CAP - 2 * bs..].fill(0);
+    }
+    let padded = &mut tail[TAIL_CAP - len..];
+    padded[..n].copy_from_slice(rest);
+    padded[n] = 0x80;
+    let end = &mut padded[len - field..];
+    match padding {
+        // The length fields are defined modulo 2^64 (RFC 1321 §3.2); FIPS
+        // 180-4 limits messages to below 2^64 bits for these algorithms.
+        Padding::Le64 => end.copy_from_slice(&(bits as u64).to_le_bytes()),
+        Padding::Be64 => end.copy_from_slice(&(bits as u64).to_be_bytes()),
+        _ => end.copy_from_slice(&bits.to_be_bytes()),
+    }
+    TAIL_CAP - len
 }
 
 /// How many waiting messages the longest-first order looks ahead over.
@@ -122,6 +208,10 @@ pub const WINDOW: usize = 64;
 
 /// The messages not yet started, handed out in batch order or, for batches
 /// of unequal lengths, longest first within a window of [`WINDOW`].
+///
+/// The window's waiting messages sit in a binary max-heap on the stack
+/// (by length, then earliest first), so a pick costs a few comparisons
+/// instead of a scan of the whole window.
 struct Queue<'i, 'a> {
     inputs: &'i [&'a [u8]],
     /// Every message before `next` has been started.
@@ -129,16 +219,84 @@ struct Queue<'i, 'a> {
     /// Bit `i`: message `next + i` has been started.
     taken: u64,
     longest_first: bool,
+    /// Messages `next..entered` not yet started, as a heap of `(length,
+    /// index)` in `heap[..heap_len]`.
+    heap: [(usize, usize); WINDOW],
+    heap_len: usize,
+    /// Every message before `entered` has entered the window.
+    entered: usize,
+}
+
+/// Whether heap entry `a` goes before `b`: the longer message, and of two
+/// equally long, the earlier.
+#[inline]
+fn before(a: (usize, usize), b: (usize, usize)) -> bool {
+    a.0 > b.0 || (a.0 == b.0 && a.1 < b.1)
 }
 
 impl<'i, 'a> Queue<'i, 'a> {
     fn new(inputs: &'i [&'a [u8]], lanes: usize, block: usize) -> Self {
         // One pass over the lengths: an even batch keeps its order (and
-        // skips the window scans, which would cost as much as hashing a
-        // block per message for short messages).
+        // skips the heap, which would cost more than the reordering gains).
         let (lo, hi) = inputs.iter().fold((usize::MAX, 0), |(lo, hi), m| (lo.min(m.len()), hi.max(m.len())));
         let longest_first = inputs.len() > lanes && hi / block > lo / block + 1;
-        Queue { inputs, next: 0, taken: 0, longest_first }
+        let mut queue =
+            Queue { inputs, next: 0, taken: 0, longest_first, heap: [(0, 0); WINDOW], heap_len: 0, entered: 0 };
+        if longest_first {
+            queue.enter();
+        }
+        queue
+    }
+
+    /// Put the messages that the window now covers into the heap.
+    #[inline]
+    fn enter(&mut self) {
+        let end = self.inputs.len().min(self.next + WINDOW);
+        while self.entered < end {
+            let item = (self.inputs[self.entered].len(), self.entered);
+            // Sift up.
+            let mut at = self.heap_len;
+            while at > 0 {
+                let parent = (at - 1) / 2;
+                if !before(item, self.heap[parent]) {
+                    break;
+                }
+                self.heap[at] = self.heap[parent];
+                at = parent;
+            }
+            self.heap[at] = item;
+            self.heap_len += 1;
+            self.entered += 1;
+        }
+    }
+
+    /// Take the heap's top.
+    #[inline]
+    fn take_top(&mut self) -> usize {
+        let top = self.heap[0].1;
+        self.heap_len -= 1;
+        let last = self.heap[self.heap_len];
+        let len = self.heap_len;
+        // Sift `last` down from the root.
+        let mut at = 0;
+        loop {
+            let mut child = 2 * at + 1;
+            if child >= len {
+                break;
+            }
+            if child + 1 < len && before(self.heap[child + 1], self.heap[child]) {
+                child += 1;
+            }
+            if !before(self.heap[child], last) {
+                break;
+            }
+            self.heap[at] = self.heap[child];
+            at = child;
+        }
+        if len > 0 {
+            self.heap[at] = last;
+        }
+        top
     }
 
     #[inline]
@@ -146,26 +304,18 @@ impl<'i, 'a> Queue<'i, 'a> {
         if self.next >= self.inputs.len() {
             return None;
         }
-        let pick = if self.longest_first {
-            let window = WINDOW.min(self.inputs.len() - self.next);
-            let mut best = 0;
-            let mut best_len = None;
-            for i in 0..window {
-                let len = self.inputs[self.next + i].len();
-                if self.taken & (1 << i) == 0 && best_len.is_none_or(|b| len > b) {
-                    best = i;
-                    best_len = Some(len);
-                }
-            }
-            best
-        } else {
-            0
-        };
-        let job = self.next + pick;
-        self.taken |= 1 << pick;
-        while self.taken & 1 == 1 {
-            self.taken >>= 1;
+        if !self.longest_first {
             self.next += 1;
+            return Some((self.next - 1, self.inputs[self.next - 1]));
+        }
+        let job = self.take_top();
+        self.taken |= 1 << (job - self.next);
+        if self.taken & 1 == 1 {
+            let run = self.taken.trailing_ones();
+            // `run` can be 64 (every bit set), which a plain shift rejects.
+            self.taken = self.taken.checked_shr(run).unwrap_or(0);
+            self.next += run as usize;
+            self.enter();
         }
         Some((job, self.inputs[job]))
     }
@@ -179,6 +329,12 @@ impl<'i, 'a> Queue<'i, 'a> {
 /// The scheduler loop shared by the fixed-output and XOF entry points.
 /// `compress_lanes` also gets the number of busy lanes, which are lanes
 /// `0..busy`.
+///
+/// Lanes `0..active` are busy. `end[i]` is the clock at which lane `i`'s
+/// current segment ends and `trigger[i]` the clock from which it needs
+/// attention (see [`Lane`]): each step runs until the nearest end, and only
+/// the lanes whose trigger has come are touched after it, besides taking
+/// the next minimum.
 fn run_lanes<'a, A: Algorithm, const N: usize>(
     backend: A::Backend,
     padding: Padding,
@@ -189,64 +345,94 @@ fn run_lanes<'a, A: Algorithm, const N: usize>(
 ) {
     let bs = A::BlockSize::USIZE;
     let mut states: [A::State; N] = array::from_fn(|_| A::INIT);
-    let mut lanes: [Lane<'a>; N] = array::from_fn(|_| Lane::idle());
+    let mut lanes: [Lane<'a>; N] = array::from_fn(Lane::idle);
+    let mut tails = [[0u8; TAIL_CAP]; N];
+    let mut end = [0usize; N];
+    let mut trigger = [0usize; N];
     let mut queue = Queue::new(inputs, N, bs);
+    let mut clock = 0;
+    let mut active = 0;
+    while active < N
+        && let Some((job, msg)) = queue.pop()
+    {
+        let lane = &mut lanes[active];
+        (end[active], trigger[active]) = lane.start::<A>(job, msg, padding, clock, &mut tails[lane.buf]);
+        active += 1;
+    }
     loop {
-        for (lane, state) in lanes.iter_mut().zip(states.iter_mut()) {
-            if lane.job.is_none()
-                && let Some((job, msg)) = queue.pop()
-            {
-                lane.start::<A>(job, msg, padding);
-                *state = A::INIT;
-            }
-        }
-        // Busy lanes to the front, in place: an idle lane takes the last
-        // busy lane's message and state.
-        let mut active = N;
-        let mut i = 0;
-        while i < active {
-            if lanes[i].job.is_some() {
-                i += 1;
-            } else {
-                active -= 1;
-                if i < active && lanes[active].job.is_some() {
-                    lanes.swap(i, active);
-                    states.swap(i, active);
-                    i += 1;
-                }
-            }
-        }
         if active == 0 {
             return;
         }
         if queue.is_empty() && active < min_active {
             // Too few lanes left to pay for the multi-lane engine: finish
             // each with the single-stream backend.
-            for (lane, state) in lanes.iter_mut().zip(states.iter_mut()).take(active) {
-                if let Some(job) = lane.job {
-                    let mut buffer = EagerBuffer::<A::BlockSize>::default();
-                    // Body and tail are whole blocks: nothing stays buffered.
-                    buffer.digest_blocks(lane.body, |blocks| A::compress(backend, state, blocks));
-                    buffer.digest_blocks(&lane.tail[lane.tail_pos..lane.tail_len], |blocks| {
-                        A::compress(backend, state, blocks)
-                    });
-                    done(job, state);
-                    lane.job = None;
-                }
+            for (lane, state) in lanes.iter().zip(states.iter_mut()).take(active) {
+                let mut buffer = EagerBuffer::<A::BlockSize>::default();
+                let (segment, tail) = lane.rest(&tails[lane.buf], clock);
+                // Whole blocks: nothing stays buffered.
+                buffer.digest_blocks(segment, |blocks| A::compress(backend, state, blocks));
+                buffer.digest_blocks(tail, |blocks| A::compress(backend, state, blocks));
+                done(lane.job, state);
             }
             return;
         }
         // Run every lane for as many blocks as the shortest busy lane has.
-        let blocks = lanes[..active].iter().map(|l| l.segment().len() / bs).min().unwrap_or(1);
-        let n = blocks * bs;
-        let data: [&[u8]; N] = array::from_fn(|i| &lanes[if i < active { i } else { 0 }].segment()[..n]);
+        let n = end[..active].iter().fold(usize::MAX, |m, &e| m.min(e)) - clock;
+        debug_assert!(n > 0 && n % bs == 0);
+        let first = lanes[0].segment(&tails[lanes[0].buf], clock, n);
+        let mut data: [&[u8]; N] = [first; N];
+        for (slot, lane) in data.iter_mut().zip(&lanes[..active]).skip(1) {
+            *slot = lane.segment(&tails[lane.buf], clock, n);
+        }
         compress_lanes(&mut states, data, active);
-        for (lane, state) in lanes.iter_mut().zip(states.iter()).take(active) {
-            if let Some(job) = lane.job
-                && lane.advance(n)
-            {
-                done(job, state);
-                lane.job = None;
+        clock += n;
+        // Lanes whose body now fits ahead of the tail merge it there (a
+        // body that has ended merges nothing and goes on to its tail);
+        // lanes whose tail has ended are done.
+        let mut finished = false;
+        for i in 0..active {
+            if clock >= trigger[i] {
+                if lanes[i].in_tail {
+                    finished = true;
+                } else {
+                    let lane = &mut lanes[i];
+                    (end[i], trigger[i]) = lane.merge(end[i], clock, &mut tails[lane.buf]);
+                }
+            }
+        }
+        if !finished {
+            continue;
+        }
+        // Refill each lane that finished with the next message; once the
+        // batch has run dry, pack the busy lanes to the front instead: the
+        // last lane still running moves into the hole (the finished lanes
+        // met at the end on the way are done and dropped).
+        let finished = |lanes: &[Lane<'a>; N], end: &[usize; N], i: usize| end[i] == clock && lanes[i].in_tail;
+        let mut i = 0;
+        while i < active {
+            if !finished(&lanes, &end, i) {
+                i += 1;
+                continue;
+            }
+            done(lanes[i].job, &states[i]);
+            if let Some((job, msg)) = queue.pop() {
+                let lane = &mut lanes[i];
+                (end[i], trigger[i]) = lane.start::<A>(job, msg, padding, clock, &mut tails[lane.buf]);
+                states[i] = A::INIT;
+                i += 1;
+                continue;
+            }
+            active -= 1;
+            while active > i && finished(&lanes, &end, active) {
+                done(lanes[active].job, &states[active]);
+                active -= 1;
+            }
+            if active > i {
+                lanes.swap(i, active);
+                states.swap(i, active);
+                end.swap(i, active);
+                trigger.swap(i, active);
+                i += 1;
             }
         }
     }

@@ -482,6 +482,7 @@ fn measure(
     }
     cmd.arg("--rounds").arg(o.rounds.to_string()).arg("--round-ms").arg(o.round_ms.to_string());
     cmd.arg("--many").arg(if o.batches { "64x64,64x1024,64x8192" } else { "none" });
+    cmd.arg("--uneven").arg(if o.batches { "64x8192" } else { "none" });
     cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
     let mut child = cmd.spawn().map_err(|e| format!("cannot run cargo: {e}"))?;
     let stderr = child.stderr.take();
@@ -615,6 +616,37 @@ impl Many {
     }
 }
 
+/// `digest_many` on the detected backend over a batch of `count` messages
+/// of unequal lengths (0 to twice the mean, `bench::uneven_lengths`) and,
+/// interleaved with it, over `count` equal messages of the same total.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Uneven {
+    pub(crate) algo: String,
+    pub(crate) label: String,
+    pub(crate) count: usize,
+    /// Bytes in either batch.
+    pub(crate) total: usize,
+    pub(crate) engine: String,
+    /// Median and fastest nanoseconds per uneven batch.
+    pub(crate) ns: f64,
+    pub(crate) min: f64,
+    /// The same for the equal-length batch.
+    pub(crate) equal_ns: f64,
+    pub(crate) equal_min: f64,
+}
+
+impl Uneven {
+    /// Aggregate bytes per second of the uneven batch.
+    pub(crate) fn rate(&self) -> f64 {
+        self.total as f64 * 1e9 / self.ns
+    }
+
+    /// The same for the equal-length batch.
+    pub(crate) fn equal_rate(&self) -> f64 {
+        self.total as f64 * 1e9 / self.equal_ns
+    }
+}
+
 /// Everything the measuring program said.
 #[derive(Debug, Default)]
 pub(crate) struct Results {
@@ -627,6 +659,7 @@ pub(crate) struct Results {
     pub(crate) notes: Vec<Note>,
     pub(crate) singles: Vec<Single>,
     pub(crate) manys: Vec<Many>,
+    pub(crate) unevens: Vec<Uneven>,
 }
 
 impl Results {
@@ -670,6 +703,19 @@ impl Results {
                 ns: num(ns),
                 min: num(min),
             }),
+            ["uneven", algo, label, count, total, ns, min, equal_ns, equal_min, _, ref engine @ ..] => {
+                self.unevens.push(Uneven {
+                    algo: s(algo),
+                    label: s(label),
+                    count: int(count),
+                    total: int(total),
+                    engine: engine.first().map_or(String::new(), |e| s(e)),
+                    ns: num(ns),
+                    min: num(min),
+                    equal_ns: num(equal_ns),
+                    equal_min: num(equal_min),
+                })
+            }
             _ => {}
         }
     }
@@ -683,6 +729,10 @@ impl Results {
         }
         for m in &mut self.manys {
             m.ns = m.min;
+        }
+        for u in &mut self.unevens {
+            u.ns = u.min;
+            u.equal_ns = u.equal_min;
         }
     }
 }
@@ -976,6 +1026,13 @@ mod tests {
         assert!((r.manys[0].rate() - 64.0 * 64.0 * 1e9 / 6400.0).abs() < 1.0);
         // An older measuring program names no engine.
         assert_eq!((r.manys[0].engine.as_str(), r.manys[1].engine.as_str()), ("", "avx512 16 lanes"));
+        let uneven = ["uneven", "md5", "digest_many avx512", "64", "524288", "50000", "45000", "40000", "39000", "9"];
+        r.parse_line(&[&uneven[..], &["avx512 2x16 lanes, narrowing"]].concat());
+        let u = &r.unevens[0];
+        assert_eq!((u.count, u.total, u.engine.as_str()), (64, 524288, "avx512 2x16 lanes, narrowing"));
+        assert!((u.rate() / u.equal_rate() - 0.8).abs() < 1e-9);
+        r.use_fastest_round();
+        assert_eq!((r.unevens[0].ns, r.unevens[0].equal_ns), (45000.0, 39000.0));
     }
 
     #[test]

@@ -24,8 +24,15 @@
 //! progress <n> <text>
 //! single  <algorithm> <family> <variant> <detected 0|1> <bytes> <median ns> <min ns> <max ns> <rounds>
 //! many    <algorithm> <label> <baseline 0|1> <messages> <bytes each> <median ns> <min ns> <max ns> <rounds> <engine>
+//! uneven  <algorithm> <label> <messages> <total bytes> <median ns> <min ns> <equal median ns> <equal min ns> <rounds> <engine>
 //! done
 //! ```
+//!
+//! `uneven` lines time `digest_many` on the detected backend over a batch
+//! of `--uneven COUNTxBYTES` messages of unequal lengths, 0 to twice BYTES
+//! each and `COUNT * BYTES` in total (`bench::uneven_lengths`, fixed seed),
+//! interleaved with the same engine on the equal-length batch of that total
+//! (`equal` fields), so that the ratio of the two holds on a busy machine.
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -36,7 +43,7 @@ use bench::{ALGOS, Algo, ManySubject, Subject, message};
 use hashes_peers::peers;
 
 const USAGE: &str = "usage: peers [--algo A,B] [--size N,M] [--backend B,C] [--rounds N] [--round-ms MS]
-             [--many COUNTxBYTES,...|none] [--info]
+             [--many COUNTxBYTES,...|none] [--uneven COUNTxBYTES|none] [--info]
 
 Normally run by `cargo xtask bench`, which builds this program, reads its
 tab-separated output and writes target/speed-report/.";
@@ -48,6 +55,7 @@ struct Options {
     rounds: usize,
     round: Duration,
     many: Vec<(usize, usize)>,
+    uneven: Option<(usize, usize)>,
     info_only: bool,
 }
 
@@ -68,6 +76,7 @@ fn parse_args(args: &[String]) -> Result<Options, String> {
         rounds: 7,
         round: Duration::from_millis(20),
         many: vec![(64, 64), (64, 1024), (64, 8192)],
+        uneven: Some((64, 8192)),
         info_only: false,
     };
     let mut it = args.iter();
@@ -96,6 +105,17 @@ fn parse_args(args: &[String]) -> Result<Options, String> {
                     })?
                 };
             }
+            "--uneven" => {
+                let v = value()?;
+                o.uneven = if v == "none" {
+                    None
+                } else {
+                    let (n, b) = v.split_once('x').ok_or_else(|| format!("bad uneven batch shape `{v}`"))?;
+                    let n = n.parse().ok().filter(|&n| n > 0);
+                    let b = b.parse().ok().filter(|&b| b > 0);
+                    Some(n.zip(b).ok_or_else(|| format!("bad uneven batch shape `{v}`"))?)
+                };
+            }
             "--info" => o.info_only = true,
             "-h" | "--help" => return Err(String::new()),
             other => return Err(format!("unknown option `{other}`")),
@@ -107,6 +127,7 @@ fn parse_args(args: &[String]) -> Result<Options, String> {
     // Batches compare with our picked backend one by one, which may be SHA-NI.
     if peers::MASKED {
         o.many.clear();
+        o.uneven = None;
     }
     Ok(o)
 }
@@ -309,7 +330,7 @@ fn run(o: &Options) -> Result<(), String> {
             emit!("note", algo.id, family, why);
         }
         let subjects = verified(algo, ours.into_iter().chain(theirs).collect());
-        let many = if o.many.is_empty() {
+        let many = if o.many.is_empty() && o.uneven.is_none() {
             Vec::new()
         } else {
             let many: Vec<ManySubject> = bench::ours_many(algo)
@@ -334,7 +355,11 @@ fn run(o: &Options) -> Result<(), String> {
     }
     let total: usize = plan
         .iter()
-        .map(|(_, s, m)| o.sizes.len() * usize::from(!s.is_empty()) + o.many.len() * usize::from(!m.is_empty()))
+        .map(|(_, s, m)| {
+            o.sizes.len() * usize::from(!s.is_empty())
+                + o.many.len() * usize::from(!m.is_empty())
+                + usize::from(o.uneven.is_some() && m.iter().any(|m| m.detected))
+        })
         .sum();
     emit!("plan", total);
 
@@ -381,6 +406,28 @@ fn run(o: &Options) -> Result<(), String> {
                 emit!("many", algo.id, &m.label, u8::from(m.baseline), count, size, median, min, max, o.rounds, engine);
             }
         }
+        let (Some((count, size)), Some(m)) = (o.uneven, many.iter().find(|m| m.detected)) else { continue };
+        n += 1;
+        emit!(
+            "progress",
+            n,
+            format!(
+                "{} uneven batch of {count} x 0-{} against {count} x {}",
+                algo.name,
+                bench::size_label(2 * size),
+                bench::size_label(size)
+            )
+        );
+        let uneven: Vec<Vec<u8>> =
+            bench::uneven_lengths(count, size).iter().enumerate().map(|(i, &len)| message(len, i as u64)).collect();
+        let equal: Vec<Vec<u8>> = (0..count).map(|i| message(size, i as u64)).collect();
+        let uneven: Vec<&[u8]> = uneven.iter().map(Vec::as_slice).collect();
+        let equal: Vec<&[u8]> = equal.iter().map(Vec::as_slice).collect();
+        let (run_uneven, run_equal) = (|iters| m.run(&uneven, iters), |iters| m.run(&equal, iters));
+        let times = interleaved(&[&run_uneven, &run_equal], o.rounds, o.round);
+        let ((median, min, _), (equal_median, equal_min, _)) = (times[0], times[1]);
+        let engine = m.engine(count);
+        emit!("uneven", algo.id, &m.label, count, count * size, median, min, equal_median, equal_min, o.rounds, engine);
     }
     emit!("done");
     Ok(())

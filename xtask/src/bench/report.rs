@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use super::{LeftOut, Many, Options, Results, Single, rate_label, size_label};
+use super::{LeftOut, Many, Options, Results, Single, Uneven, rate_label, size_label};
 
 /// How the run went, beside the results.
 pub(crate) struct Context {
@@ -175,6 +175,7 @@ pub(crate) fn render(r: &Results, c: &Context, plots: &[String]) -> String {
         per_algorithm(w, r, &algo.id, &algo.name, plots);
     }
     batches(w, r);
+    uneven_batches(w, r);
     left_out(w, r, c);
     out
 }
@@ -444,6 +445,48 @@ fn batches(w: &mut String, r: &Results) {
     let _ = writeln!(w);
 }
 
+/// One row per algorithm: `digest_many` on the picked backend over a batch
+/// of unequal lengths against an equal-length batch of the same total,
+/// timed interleaved.
+fn uneven_batches(w: &mut String, r: &Results) {
+    let Some(first) = r.unevens.first() else { return };
+    let mean = first.total / first.count.max(1);
+    let _ = writeln!(
+        w,
+        "## Batches of unequal lengths
+"
+    );
+    let _ = writeln!(
+        w,
+        "`digest_many` on the picked backend over {n} messages of 0 to {max} (lengths drawn from a fixed seed, \
+         `bench::uneven_lengths`; {total} in all, as in {n} x {mean}), timed interleaved with the same call on \
+         {n} x {mean}. `uneven / equal` is the ratio of their throughputs (1.00x: unequal lengths cost nothing).\n",
+        n = first.count,
+        max = size_label(2 * mean),
+        total = size_label(first.total),
+        mean = size_label(mean),
+    );
+    let _ = writeln!(w, "| algorithm | how | engine | uneven | equal | uneven / equal |");
+    let _ = writeln!(w, "|---|---|---|---:|---:|---:|");
+    for algo in &r.algos {
+        for u in r.unevens.iter().filter(|u| u.algo == algo.id) {
+            let _ = writeln!(w, "{}", uneven_row(&algo.name, u));
+        }
+    }
+    let _ = writeln!(w);
+}
+
+fn uneven_row(name: &str, u: &Uneven) -> String {
+    let engine = if u.engine.is_empty() { "–" } else { u.engine.as_str() };
+    format!(
+        "| {name} | {} | {engine} | {} | {} | {:.2}x |",
+        u.label,
+        rate_label(u.rate()),
+        rate_label(u.equal_rate()),
+        u.rate() / u.equal_rate()
+    )
+}
+
 fn left_out(w: &mut String, r: &Results, c: &Context) {
     // Peers absent for a reason other than a failed build (which is listed
     // from `c.left_out`).
@@ -493,6 +536,28 @@ mod tests {
             min: ns * 0.9,
             max: ns * 1.1,
         }
+    }
+
+    #[test]
+    fn uneven_rows_give_the_ratio_to_the_equal_batch() {
+        let u = Uneven {
+            algo: "md5".into(),
+            label: "digest_many avx512".into(),
+            count: 64,
+            total: 64 * 8192,
+            engine: "avx512 2x16 lanes, narrowing".into(),
+            ns: 50_000.0,
+            min: 45_000.0,
+            equal_ns: 40_000.0,
+            equal_min: 39_000.0,
+        };
+        let row = uneven_row("MD5", &u);
+        assert!(row.starts_with("| MD5 | digest_many avx512 | avx512 2x16 lanes, narrowing |"), "{row}");
+        assert!(row.ends_with("| 0.80x |"), "{row}");
+        let mut w = String::new();
+        let r = Results { unevens: vec![u], ..Results::default() };
+        uneven_batches(&mut w, &r);
+        assert!(w.contains("64 messages of 0 to 16 KiB") && w.contains("512 KiB in all, as in 64 x 8 KiB"), "{w}");
     }
 
     #[test]
