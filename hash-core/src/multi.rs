@@ -474,6 +474,14 @@ pub fn digest_many_lanes_narrowing<A: FixedAlgorithm, const N: usize>(
     compress_lanes: impl FnMut(&mut [A::State; N], [&[u8]; N], usize),
 ) {
     crate::check_batch(inputs.len(), outputs.len());
+    if inputs.len() < min_active {
+        // Too few messages to pay for the engine: the one-shot path, which
+        // skips the lanes' setup (their tail buffers, the queue).
+        for (input, output) in inputs.iter().zip(outputs.iter_mut()) {
+            *output = crate::fixed::digest_with::<A>(backend, input);
+        }
+        return;
+    }
     run_lanes::<A, N>(backend, A::PADDING, inputs, min_active, compress_lanes, |job, state| {
         let mut out = A::Output::zeroed();
         A::output(state, &mut out);
@@ -494,6 +502,13 @@ pub fn digest_xof_many_lanes<A: XofAlgorithm, const N: usize>(
     compress_lanes: impl FnMut(&mut [[u64; 25]; N], [&[u8]; N]),
 ) {
     crate::check_batch(inputs.len(), outputs.len());
+    if inputs.len() < min_active {
+        // As in `digest_many_lanes_narrowing`.
+        for (input, output) in inputs.iter().zip(outputs.iter_mut()) {
+            crate::xof::digest_xof_with::<A>(backend, input, output);
+        }
+        return;
+    }
     let mut compress_lanes = compress_lanes;
     let compress = |states: &mut [[u64; 25]; N], data: [&[u8]; N], _busy: usize| compress_lanes(states, data);
     run_lanes::<A, N>(backend, Padding::Keccak(A::DOMAIN), inputs, min_active, compress, |job, state| {
