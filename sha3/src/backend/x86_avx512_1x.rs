@@ -131,6 +131,23 @@ const fn lane_y(lane: u8) -> usize {
     lane as usize / 5
 }
 
+/// The element of `slot` holding the one lane of column `v` (`column`) or
+/// of row `v`; a plan whose slot holds none or two is a build error.
+const fn position(slot: [u8; 5], v: usize, column: bool) -> usize {
+    let mut p = 0;
+    let mut found = 5;
+    while p < 5 {
+        let at = if column { lane_x(slot[p]) } else { lane_y(slot[p]) };
+        if at == v {
+            assert!(found == 5, "a slot holds two lanes of one row or column");
+            found = p;
+        }
+        p += 1;
+    }
+    assert!(found < 5, "a slot misses a row or column");
+    found
+}
+
 const fn lane(x: usize, y: usize) -> u8 {
     (x % 5 + 5 * (y % 5)) as u8
 }
@@ -214,16 +231,7 @@ const fn make_plan(a: Layout) -> (Plan, Layout) {
         while s < 5 {
             let mut y = 0;
             while y < 5 {
-                let mut p = 0;
-                let mut found = 5;
-                while p < 5 {
-                    if lane_y(b[s][p]) == y {
-                        assert!(found == 5, "a slot holds two lanes of one row");
-                        found = p;
-                    }
-                    p += 1;
-                }
-                assert!(found < 5, "a slot misses a row");
+                let found = position(b[s], y, false);
                 plan.align[s][h[y]] = found as i64;
                 e[s][h[y]] = b[s][found];
                 y += 1;
@@ -326,16 +334,7 @@ const fn make_plan(a: Layout) -> (Plan, Layout) {
             let mut x = 0;
             let mut moved = [0u8; 5];
             while x < 5 {
-                let mut p = 0;
-                let mut found = 5;
-                while p < 5 {
-                    if lane_x(next[s][p]) == x {
-                        assert!(found == 5, "a slot holds two lanes of one column");
-                        found = p;
-                    }
-                    p += 1;
-                }
-                assert!(found < 5, "a slot misses a column");
+                let found = position(next[s], x, true);
                 plan.fix[s][g[x]] = found as i64;
                 moved[g[x]] = next[s][found];
                 x += 1;
