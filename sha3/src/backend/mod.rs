@@ -48,9 +48,7 @@ const AVX2_MIN_ACTIVE: usize = 2;
 /// (1.42-1.43x). On AMD (scalar single messages, Zen 4 splitting each
 /// 512-bit operation into two passes, not timed here) three as well.
 #[cfg(all(target_arch = "x86_64", feature = "avx512"))]
-fn avx512_min_active() -> usize {
-    3
-}
+const AVX512_MIN_ACTIVE: usize = 3;
 
 /// A Keccak-f\[1600\] backend, shared by every SHA-3, SHAKE and Keccak-256
 /// type of this crate.
@@ -193,7 +191,7 @@ impl BackendKind for Backend {
         let _ = messages;
         match self {
             #[cfg(all(target_arch = "x86_64", feature = "avx512"))]
-            Backend::Avx512 if self.is_supported() && messages >= avx512_min_active() => "avx512 8 lanes",
+            Backend::Avx512 if self.is_supported() && messages >= AVX512_MIN_ACTIVE => "avx512 8 lanes",
             #[cfg(all(target_arch = "x86_64", feature = "avx2"))]
             Backend::Avx2 if self.is_supported() && messages >= AVX2_MIN_ACTIVE => "avx2 4 lanes",
             #[cfg(all(target_arch = "aarch64", feature = "arm-sha3"))]
@@ -334,11 +332,9 @@ pub(crate) fn absorb<const RATE: usize, const ROUNDS: usize, B: AsRef<[u8]>>(
         Backend::Portable => portable::absorb::<RATE, ROUNDS, B>(state, blocks),
         #[cfg(all(target_arch = "x86_64", feature = "avx512"))]
         Backend::Avx512 if avx512_one_state() => {
-            if !backend.is_supported() {
-                unsupported(backend);
-            }
             // SAFETY: `avx512_one_state()` is true only where
-            // `cpuid_avx512::get()` confirmed AVX-512F, the target feature
+            // `cpuid_avx512::get()` (this backend's `is_supported()`)
+            // confirmed AVX-512F, the target feature
             // `x86_avx512_1x::absorb` is compiled with.
             unsafe { x86_avx512_1x::absorb::<RATE, ROUNDS, B>(state, blocks) }
         }
@@ -381,11 +377,9 @@ pub(crate) fn permute<const ROUNDS: usize>(backend: Backend, state: &mut [u64; 2
         Backend::Portable => portable::permute::<ROUNDS>(state),
         #[cfg(all(target_arch = "x86_64", feature = "avx512"))]
         Backend::Avx512 if avx512_one_state() => {
-            if !backend.is_supported() {
-                unsupported(backend);
-            }
             // SAFETY: `avx512_one_state()` is true only where
-            // `cpuid_avx512::get()` confirmed AVX-512F, the target feature
+            // `cpuid_avx512::get()` (this backend's `is_supported()`)
+            // confirmed AVX-512F, the target feature
             // `x86_avx512_1x::permute` is compiled with.
             unsafe { x86_avx512_1x::permute::<ROUNDS>(state) }
         }
@@ -433,7 +427,7 @@ pub(crate) fn digest_many<A, const RATE: usize, const ROUNDS: usize>(
         if !cpuid_avx512::get() {
             unsupported(backend);
         }
-        hash_core::multi::digest_many_lanes::<A, 8>(backend, inputs, outputs, avx512_min_active(), |states, data| {
+        hash_core::multi::digest_many_lanes::<A, 8>(backend, inputs, outputs, AVX512_MIN_ACTIVE, |states, data| {
             // SAFETY: `cpuid_avx512::get()` confirmed AVX-512F above, the
             // target feature `x86_avx512::absorb8` is compiled with.
             unsafe { x86_avx512::absorb8::<RATE, ROUNDS>(states, data) }
@@ -485,8 +479,7 @@ pub(crate) fn digest_xof_many<A, const RATE: usize, const ROUNDS: usize>(
         if !cpuid_avx512::get() {
             unsupported(backend);
         }
-        let min_active = avx512_min_active();
-        hash_core::multi::digest_xof_many_lanes::<A, 8>(backend, inputs, outputs, min_active, |states, data| {
+        hash_core::multi::digest_xof_many_lanes::<A, 8>(backend, inputs, outputs, AVX512_MIN_ACTIVE, |states, data| {
             // SAFETY: `cpuid_avx512::get()` confirmed AVX-512F above, the
             // target feature `x86_avx512::absorb8` is compiled with.
             unsafe { x86_avx512::absorb8::<RATE, ROUNDS>(states, data) }
@@ -552,7 +545,7 @@ pub(crate) fn hash_chunks<const RATE: usize, const ROUNDS: usize>(
         if !cpuid_avx512::get() {
             unsupported(backend);
         }
-        chunks_on_lanes::<8, RATE, ROUNDS>(backend, data, len, domain, out, cv, avx512_min_active(), |states, data| {
+        chunks_on_lanes::<8, RATE, ROUNDS>(backend, data, len, domain, out, cv, AVX512_MIN_ACTIVE, |states, data| {
             // SAFETY: `cpuid_avx512::get()` confirmed AVX-512F above, the
             // target feature `x86_avx512::absorb8` is compiled with.
             unsafe { x86_avx512::absorb8::<RATE, ROUNDS>(states, data) }
