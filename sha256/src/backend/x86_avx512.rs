@@ -23,7 +23,18 @@
 //! AMD) drops two additions a round against the latency-shaped one: 2.1
 //! times one SHA-NI stream there, against 2.0; loading the sixteen rows
 //! straight into registers (`load_words`) took it to 2.2-2.3 times (64 x
-//! 8 KiB, measured under load).
+//! 8 KiB, measured under load). That is about the ports' bound: some
+//! 1,740 port-0/5 operations per 16 blocks, of which the transposes and
+//! byte swaps are 112 (`vpermt2d` transposes, 80, measured 3% slower).
+//!
+//! Running extra lanes with SHA-NI in the same loop does not pay there:
+//! `sha256rnds2` issues beside port-0/5 work without slowing it, but a
+//! block's other SHA-NI operations (`sha256msg1`, `sha256msg2`, `palignr`,
+//! `paddd`, `pshufd`: about 80) take ports 0 and 5 too, so a 17th lane
+//! would gain about 2% at best, and 64 equal messages still take four
+//! rounds of 17 lanes. Legacy-SSE `sha256rnds2` also stalls for hundreds of
+//! cycles while the upper halves of `zmm0`-`zmm15` are dirty, so the vector
+//! work would have to stay in `zmm16`-`zmm31` (hand-written assembly).
 
 use core::arch::x86_64::{
     __m512i, _mm256_loadu_si256, _mm256_storeu_si256, _mm512_add_epi32, _mm512_castsi512_si256, _mm512_loadu_si512,
