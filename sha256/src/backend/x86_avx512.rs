@@ -30,9 +30,12 @@
 //! Running extra lanes with SHA-NI in the same loop does not pay there:
 //! `sha256rnds2` issues beside port-0/5 work without slowing it, but a
 //! block's other SHA-NI operations (`sha256msg1`, `sha256msg2`, `palignr`,
-//! `paddd`, `pshufd`: about 80) take ports 0 and 5 too, so a 17th lane
-//! would gain about 2% at best, and 64 equal messages still take four
-//! rounds of 17 lanes. Legacy-SSE `sha256rnds2` also stalls for hundreds of
+//! `paddd`, `pshufd`: about 80) take ports 0 and 5 too: in a
+//! microbenchmark, four SHA-NI rounds (one `sha256msg1`/`sha256msg2`
+//! schedule step, two `sha256rnds2`) between every four 16-lane rounds
+//! added 19% to their time for 6% more work, and scalar rounds on the
+//! general registers (`rorx`) 14%. 64 equal messages would also still
+//! take four rounds of 17 lanes. Legacy-SSE `sha256rnds2` also stalls for hundreds of
 //! cycles while the upper halves of `zmm0`-`zmm15` are dirty, so the vector
 //! work would have to stay in `zmm16`-`zmm31` (hand-written assembly).
 
