@@ -360,9 +360,10 @@ fn avx512_supported() -> bool {
 /// 0.2k times the throughput of one SHA-NI stream, the 4 interleaved
 /// SHA-NI streams 1.7 times, and the 8 AVX2 lanes 0.78 times: break-even at
 /// about 9 and 4 messages. On an Intel Xeon (Sapphire Rapids class) the
-/// 16 lanes give about 0.125k times one SHA-NI stream (2.0x with all 16
-/// busy), and `sha256rnds2` is throughput-bound there, so interleaved
-/// streams gain little: break-even at about 8 messages against one stream.
+/// 16 lanes (lean rounds) give about 0.14k times one SHA-NI stream
+/// (2.2-2.3x with all 16 busy), and `sha256rnds2` is throughput-bound
+/// there, so interleaved streams gain little: break-even at about 7
+/// messages against one stream.
 fn engine(backend: Backend, messages: usize) -> Engine {
     match backend {
         Backend::ShaNi if messages >= 9 && avx512_supported() => avx512_engine(),

@@ -21,7 +21,23 @@
 //! rounds), so the engine is bound by instruction count at about 900
 //! cycles per 16 blocks. The lean round shape (`round_lean!`, chosen off
 //! AMD) drops two additions a round against the latency-shaped one: 2.1
-//! times one SHA-NI stream there, against 2.0.
+//! times one SHA-NI stream there, against 2.0; loading the sixteen rows
+//! straight into registers (`load_words`) took it to 2.2-2.3 times (64 x
+//! 8 KiB, measured under load). That is about the ports' bound: some
+//! 1,740 port-0/5 operations per 16 blocks, of which the transposes and
+//! byte swaps are 112 (`vpermt2d` transposes, 80, measured 3% slower).
+//!
+//! Running extra lanes with SHA-NI in the same loop does not pay there:
+//! `sha256rnds2` issues beside port-0/5 work without slowing it, but a
+//! block's other SHA-NI operations (`sha256msg1`, `sha256msg2`, `palignr`,
+//! `paddd`, `pshufd`: about 80) take ports 0 and 5 too: in a
+//! microbenchmark, four SHA-NI rounds (one `sha256msg1`/`sha256msg2`
+//! schedule step, two `sha256rnds2`) between every four 16-lane rounds
+//! added 19% to their time for 6% more work, and scalar rounds on the
+//! general registers (`rorx`) 14%. 64 equal messages would also still
+//! take four rounds of 17 lanes. Legacy-SSE `sha256rnds2` also stalls for hundreds of
+//! cycles while the upper halves of `zmm0`-`zmm15` are dirty, so the vector
+//! work would have to stay in `zmm16`-`zmm31` (hand-written assembly).
 
 use core::arch::x86_64::{
     __m512i, _mm256_loadu_si256, _mm256_storeu_si256, _mm512_add_epi32, _mm512_castsi512_si256, _mm512_loadu_si512,
@@ -92,22 +108,29 @@ fn transpose(r: &[__m512i; 16]) -> [__m512i; 16] {
     out
 }
 
-/// Block `i` of every lane as the sixteen message words, big-endian
-/// (§3.1, §5.2.1), one word of all lanes per register.
+/// The block at byte `at` of every lane as the sixteen message words,
+/// big-endian (§3.1, §5.2.1), one word of all lanes per register.
+///
+/// The lanes come as pointers and the sixteen loads are written out: from
+/// a loop over slices, LLVM kept a loop with a bounds check per lane and
+/// block and bounced the rows through a zeroed stack array.
+///
+/// # Safety
+/// Every pointer in `lanes` must be valid for reads of `at + 64` bytes.
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw")]
-fn load_words(blocks: &[&[[u8; 64]]; LANES], i: usize) -> [__m512i; 16] {
+unsafe fn load_words(lanes: &[*const u8; LANES], at: usize) -> [__m512i; 16] {
     let swap = 0x0c0d_0e0f_0809_0a0b;
     let lo = 0x0405_0607_0001_0203;
     let swap = _mm512_set_epi64(swap, lo, swap, lo, swap, lo, swap, lo);
-    let mut r = [_mm512_setzero_si512(); 16];
-    for (row, lane) in r.iter_mut().zip(blocks) {
-        let block = &lane[i];
-        // SAFETY: `block` is 64 bytes; loadu has no alignment requirement.
-        let raw = unsafe { _mm512_loadu_si512(block.as_ptr().cast()) };
-        *row = _mm512_shuffle_epi8(raw, swap);
+    macro_rules! rows {
+        ($($lane:literal)*) => {[$(
+            // SAFETY: the caller guarantees 64 readable bytes at `at` in
+            // every lane; loadu has no alignment requirement.
+            _mm512_shuffle_epi8(unsafe { _mm512_loadu_si512(lanes[$lane].add(at).cast()) }, swap),
+        )*]};
     }
-    transpose(&r)
+    transpose(&rows!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15))
 }
 
 /// σ0 (4.6) of every lane.
@@ -221,17 +244,15 @@ fn compress_lanes<const LEAN: bool>(states: &mut [[u32; 8]; LANES], data: [&[u8]
     let columns = transpose(&rows);
     let mut v = [_mm512_setzero_si512(); 8];
     v.copy_from_slice(&columns[..8]);
-    let mut blocks: [&[[u8; 64]]; LANES] = [&[]; LANES];
-    for (b, d) in blocks.iter_mut().zip(data) {
-        *b = d.as_chunks::<64>().0;
-    }
     assert!(
         data.iter().all(|d| d.len() == data[0].len() && d.len() % 64 == 0),
         "the scheduler hands every lane the same whole number of blocks"
     );
-    let count = blocks.iter().map(|b| b.len()).min().unwrap_or(0);
-    for i in 0..count {
-        let mut w = load_words(&blocks, i);
+    let lanes = data.map(<[u8]>::as_ptr);
+    for at in (0..data[0].len()).step_by(64) {
+        // SAFETY: every lane is `data[0].len()` bytes long (the assert
+        // above), a whole number of blocks, and `at` is the start of one.
+        let mut w = unsafe { load_words(&lanes, at) };
         let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = v;
         // Fully unrolled, so that the ring indices are constants and the
         // ring stays in registers.
