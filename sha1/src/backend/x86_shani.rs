@@ -231,6 +231,7 @@ fn interleaved<'a, const N: usize>(
 /// `e` of group g ≥ 1 is ROTL³⁰ of the `a` two groups back (the value
 /// `sha1nexte` forms) added to W[4g] in dword 3 only: `vprold` and a
 /// masked `vpaddd`.
+#[cfg(feature = "avx512")]
 #[target_feature(enable = "sha,sse2,ssse3,sse4.1,avx512f,avx512vl")]
 pub(crate) fn compress_vl(state: &mut [u32; 5], blocks: &[Block<U64>]) {
     use core::arch::x86_64::{
