@@ -325,16 +325,20 @@ impl Engine {
     /// finishing the messages one at a time on `single`. Measured on an
     /// Intel Xeon (Sapphire Rapids class): one 16-lane AVX-512 step costs
     /// about as much as 5 SHA-NI blocks or 3 AVX2 blocks, one 8-lane AVX2
-    /// step about 4.4 SHA-NI blocks; on the AMD development machine a
-    /// 5-stream SHA-NI step costs about two single-stream blocks, and an
-    /// 8-lane step 3.2 AVX2 blocks.
+    /// step about 4.4 SHA-NI blocks; a `sha-ni-avx512` block takes 1/1.23
+    /// of a SHA-NI block there, so those steps cost about 6.2 and 5.4 of
+    /// its blocks. On the AMD development machine a 5-stream SHA-NI step
+    /// costs about two single-stream blocks, and an 8-lane step 3.2 AVX2
+    /// blocks.
     fn min_active(self, single: Backend) -> usize {
         match (self, single) {
             (Engine::ShaNiStreams, _) => 2,
             (Engine::ArmShaStreams, _) => 2,
-            (Engine::Avx2Lanes, Backend::ShaNi | Backend::ShaNiAvx512) => 5,
+            (Engine::Avx2Lanes, Backend::ShaNiAvx512) => 6,
+            (Engine::Avx2Lanes, Backend::ShaNi) => 5,
             (Engine::Avx2Lanes, _) => 4,
-            (Engine::Avx512Lanes, Backend::ShaNi | Backend::ShaNiAvx512) => 6,
+            (Engine::Avx512Lanes, Backend::ShaNiAvx512) => 7,
+            (Engine::Avx512Lanes, Backend::ShaNi) => 6,
             (Engine::Avx512Lanes, _) => 4,
             (Engine::OneByOne, _) => usize::MAX,
         }
