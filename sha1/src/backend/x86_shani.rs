@@ -210,10 +210,12 @@ fn interleaved<'a, const N: usize>(
 /// holds it about as long as a `sha1rnds4` does, so the `sha1msg1`/
 /// `sha1msg2` schedule of [`compress`] delays the `sha1rnds4` chain
 /// (measured on an Intel Xeon, Sapphire Rapids class: 55.8 against 68.5
-/// TSC ticks per block, 1.23x; the `sha1rnds4` chain alone takes about
-/// 47). The path from one group's result through `e` into the group after
-/// next is what remains above the chain: `vprold` and a masked `vpaddd`
-/// take 2 cycles on it, `sha1nexte` 3 (about 2% slower there).
+/// TSC ticks per block, 1.23x; with a one-instruction `e` it would take
+/// about 47). The path from one group's result through `e` into the group
+/// after next is what remains above the `sha1rnds4` chain: `vprold` and a
+/// masked `vpaddd` take 2 cycles on it, `sha1nexte` 3 (about 2% slower
+/// there). Not measured on AMD cores, whose single stream is bound by the
+/// `sha1rnds4` latency, which leaves room for both paths.
 ///
 /// The schedule (FIPS 180-4 §6.1.2 step 1), four words per group in the
 /// layout of [`compress`] (W[t] in dword 3, W[t+3] in dword 0):
