@@ -78,7 +78,10 @@ fn backend_listing() {
     testing::check_backend_api::<Backend>("sha1");
     // Best first: SHA-NI, then AVX2 (x86-64), the ARMv8 SHA1 instructions
     // (aarch64), then portable.
-    assert_eq!(Backend::all(), [Backend::ShaNi, Backend::Avx2, Backend::ArmSha, Backend::Portable]);
+    assert_eq!(
+        Backend::all(),
+        [Backend::ShaNiAvx512, Backend::ShaNi, Backend::Avx2, Backend::ArmSha, Backend::Portable]
+    );
     assert_eq!(Backend::from_name("arm-sha"), Some(Backend::ArmSha));
     #[cfg(not(target_arch = "aarch64"))]
     assert!(!Backend::ArmSha.is_supported(), "arm-sha runs only on aarch64");

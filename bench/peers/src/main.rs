@@ -253,6 +253,12 @@ fn verified(algo: &Algo, subjects: Vec<Subject>) -> Vec<Subject> {
 /// The name of our SHA-NI backends, which the masked build leaves out.
 const SHA_NI: &str = "sha-ni";
 
+/// Whether our backend `name` needs SHA-NI: `sha-ni` and its variants
+/// (sha1's `sha-ni-avx512`).
+fn is_sha_ni(name: &str) -> bool {
+    name == SHA_NI || name.starts_with("sha-ni-")
+}
+
 fn keep_backend(backends: &Option<Vec<String>>, name: &str) -> bool {
     backends.as_ref().is_none_or(|list| list.iter().any(|b| b == name))
 }
@@ -272,8 +278,8 @@ fn run(o: &Options) -> Result<(), String> {
         );
         // Our reference becomes the best backend that does not need SHA-NI.
         for c in &mut crates {
-            c.available.retain(|&b| b != SHA_NI);
-            if c.detected == SHA_NI {
+            c.available.retain(|&b| !is_sha_ni(b));
+            if is_sha_ni(c.detected) {
                 c.detected = c.available.first().copied().unwrap_or("portable");
             }
         }
@@ -314,7 +320,7 @@ fn run(o: &Options) -> Result<(), String> {
     for &algo in &o.algos {
         let mut ours: Vec<Subject> = bench::ours(algo)
             .into_iter()
-            .filter(|s| keep_backend(&o.backends, &s.variant) && !(peers::MASKED && s.variant == SHA_NI))
+            .filter(|s| keep_backend(&o.backends, &s.variant) && !(peers::MASKED && is_sha_ni(&s.variant)))
             .collect();
         if peers::MASKED
             && !ours.iter().any(|s| s.detected)
