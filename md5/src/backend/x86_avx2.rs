@@ -19,26 +19,13 @@
 
 use core::arch::asm;
 use core::arch::x86_64::{
-    __m128i, __m256i, _mm_loadu_si128, _mm256_add_epi32, _mm256_and_si256, _mm256_andnot_si256, _mm256_castsi128_si256,
+    __m256i, _mm_loadu_si128, _mm256_add_epi32, _mm256_and_si256, _mm256_andnot_si256, _mm256_castsi128_si256,
     _mm256_extract_epi32, _mm256_inserti128_si256, _mm256_or_si256, _mm256_set1_epi32, _mm256_setr_epi32,
     _mm256_setzero_si256, _mm256_slli_epi32, _mm256_srli_epi32, _mm256_sub_epi32, _mm256_unpackhi_epi32,
     _mm256_unpackhi_epi64, _mm256_unpacklo_epi32, _mm256_unpacklo_epi64, _mm256_xor_si256,
 };
 
 use crate::consts::{T, md5_steps};
-
-/// The first 16 bytes of `bytes` as a vector.
-///
-/// # Panics
-/// If `bytes` is shorter than 16 bytes.
-#[inline]
-#[target_feature(enable = "avx2")]
-fn load16(bytes: &[u8]) -> __m128i {
-    let bytes: &[u8; 16] = bytes.first_chunk().expect("md5 avx2: a 16-byte load from a shorter slice");
-    // SAFETY: `bytes` is 16 readable bytes, which is what `_mm_loadu_si128`
-    // reads; it has no alignment requirement (and SSE2 is baseline x86-64).
-    unsafe { _mm_loadu_si128(bytes.as_ptr().cast()) }
-}
 
 /// `v`, hidden from the optimiser: the empty `asm!` makes LLVM treat the
 /// value as unknown, which stops it from re-associating a sum across it.
@@ -52,20 +39,33 @@ fn opaque(mut v: __m256i) -> __m256i {
     v
 }
 
-/// Load word `k` (0..16) of each of the 8 `blocks` into `x[k]`, lane `i`
-/// of the vector holding word `k` of `blocks[i]` (a transposition of 8 rows
-/// of 16 words).
+/// Load word `k` (0..16) of the block at byte `at` of each of the 8
+/// `lanes` into `x[k]`, lane `i` of the vector holding word `k` of lane
+/// `i`'s block (a transposition of 8 rows of 16 words).
+///
+/// The lanes come as pointers: from slices, LLVM kept a bounds check per
+/// lane and block.
+///
+/// # Safety
+/// Every pointer in `lanes` must be valid for reads of `at + 64` bytes.
 #[inline]
 #[target_feature(enable = "avx2")]
-fn load_words(x: &mut [__m256i; 16], blocks: [&[u8; 64]; 8]) {
+unsafe fn load_words(x: &mut [__m256i; 16], lanes: &[*const u8; 8], at: usize) {
     for quarter in 0..4 {
-        // Row r (r in 0..4) holds words 4q..4q+4 of block r in its low
-        // half and of block r + 4 in its high half.
-        let at = 16 * quarter;
+        // Row r (r in 0..4) holds words 4q..4q+4 of lane r in its low
+        // half and of lane r + 4 in its high half.
+        let at = at + 16 * quarter;
+        macro_rules! load {
+            ($lane:expr) => {
+                // SAFETY: the caller guarantees 64 readable bytes at the
+                // block's start in every lane, and these 16 are within
+                // them; loadu has no alignment requirement.
+                unsafe { _mm_loadu_si128(lanes[$lane].add(at).cast()) }
+            };
+        }
         macro_rules! row {
             ($r:literal) => {{
-                let lo = load16(&blocks[$r][at..]);
-                let hi = load16(&blocks[$r + 4][at..]);
+                let (lo, hi) = (load!($r), load!($r + 4));
                 _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(lo), hi)
             }};
         }
@@ -88,15 +88,6 @@ macro_rules! rotl {
     ($x:expr, $s:literal) => {
         _mm256_or_si256(_mm256_slli_epi32::<$s>($x), _mm256_srli_epi32::<{ 32 - $s }>($x))
     };
-}
-
-/// The 64-byte block at byte `offset` of `lane`.
-///
-/// # Panics
-/// If `lane` is shorter than `offset + 64` bytes.
-#[inline]
-fn block_at(lane: &[u8], offset: usize) -> &[u8; 64] {
-    lane[offset..].first_chunk().expect("md5 avx2: lane shorter than its blocks")
 }
 
 /// Compress `data[i]` into `states[i]` for each of the `N` lanes (`N` a
@@ -127,9 +118,13 @@ pub(crate) fn compress_lanes<const N: usize>(states: &mut [[u32; 4]; N], data: [
     }
 
     let mut x = [[zero; 16]; 4];
+    let lanes = data.map(<[u8]>::as_ptr);
+    let (lane_groups, _) = lanes.as_chunks::<8>();
     for offset in (0..len).step_by(64) {
-        for g in 0..groups {
-            load_words(&mut x[g], core::array::from_fn(|i| block_at(data[8 * g + i], offset)));
+        for (xg, group) in x.iter_mut().zip(lane_groups) {
+            // SAFETY: every lane is `len` bytes long (the assert above), a
+            // whole number of blocks, and `offset` is the start of one.
+            unsafe { load_words(xg, group, offset) };
         }
         let (aa, bb, cc, dd) = (a, b, c, d);
 

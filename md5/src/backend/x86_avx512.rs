@@ -33,19 +33,6 @@ mod table {
     pub(super) const I: i32 = 0x39;
 }
 
-/// The first 16 bytes of `bytes` as a vector.
-///
-/// # Panics
-/// If `bytes` is shorter than 16 bytes.
-#[inline]
-#[target_feature(enable = "avx512f")]
-fn load16(bytes: &[u8]) -> __m128i {
-    let bytes: &[u8; 16] = bytes.first_chunk().expect("md5 avx512: a 16-byte load from a shorter slice");
-    // SAFETY: `bytes` is 16 readable bytes, which is what `_mm_loadu_si128`
-    // reads; it has no alignment requirement (and SSE2 is baseline x86-64).
-    unsafe { _mm_loadu_si128(bytes.as_ptr().cast()) }
-}
-
 /// `v`, hidden from the optimiser: the empty `asm!` makes LLVM treat the
 /// value as unknown, which stops it from re-associating a sum across it.
 #[inline]
@@ -131,22 +118,37 @@ fn store_state(state: &mut [u32; 4], v: __m128i) {
     unsafe { _mm_storeu_si128(state.as_mut_ptr().cast(), v) }
 }
 
-/// Load word `k` (0..16) of each of the 16 `blocks` into `x[k]`, lane `i`
-/// of the vector holding word `k` of `blocks[i]` (as [`transpose_in`] does
-/// for four words, written out so that each load feeds its insert).
+/// Load word `k` (0..16) of the block at byte `at` of each of the 16
+/// `lanes` into `x[k]`, lane `i` of the vector holding word `k` of lane
+/// `i`'s block (as [`transpose_in`] does for four words, written out so
+/// that each load feeds its insert).
+///
+/// The lanes come as pointers: from slices, LLVM kept a bounds check per
+/// lane and block, and for 32 and 64 lanes a loop over the groups.
+///
+/// # Safety
+/// Every pointer in `lanes` must be valid for reads of `at + 64` bytes.
 #[inline]
 #[target_feature(enable = "avx512f")]
-fn load_words(x: &mut [__m512i; 16], blocks: [&[u8; 64]; 16]) {
+unsafe fn load_words(x: &mut [__m512i; 16], lanes: &[*const u8; 16], at: usize) {
     for quarter in 0..4 {
-        // Row r (r in 0..4) holds words 4q..4q+4 of blocks r, r + 4, r + 8
-        // and r + 12, one block per 128-bit chunk.
-        let at = 16 * quarter;
+        // Row r (r in 0..4) holds words 4q..4q+4 of lanes r, r + 4, r + 8
+        // and r + 12, one lane per 128-bit chunk.
+        let at = at + 16 * quarter;
+        macro_rules! load {
+            ($lane:expr) => {
+                // SAFETY: the caller guarantees 64 readable bytes at the
+                // block's start in every lane, and these 16 are within
+                // them; loadu has no alignment requirement.
+                unsafe { _mm_loadu_si128(lanes[$lane].add(at).cast()) }
+            };
+        }
         macro_rules! row {
             ($r:literal) => {{
-                let v = _mm512_castsi128_si512(load16(&blocks[$r][at..]));
-                let v = _mm512_inserti32x4::<1>(v, load16(&blocks[$r + 4][at..]));
-                let v = _mm512_inserti32x4::<2>(v, load16(&blocks[$r + 8][at..]));
-                _mm512_inserti32x4::<3>(v, load16(&blocks[$r + 12][at..]))
+                let v = _mm512_castsi128_si512(load!($r));
+                let v = _mm512_inserti32x4::<1>(v, load!($r + 4));
+                let v = _mm512_inserti32x4::<2>(v, load!($r + 8));
+                _mm512_inserti32x4::<3>(v, load!($r + 12))
             }};
         }
         let (r0, r1, r2, r3) = (row!(0), row!(1), row!(2), row!(3));
@@ -159,15 +161,6 @@ fn load_words(x: &mut [__m512i; 16], blocks: [&[u8; 64]; 16]) {
         x[4 * quarter + 2] = _mm512_unpacklo_epi64(t2, t3);
         x[4 * quarter + 3] = _mm512_unpackhi_epi64(t2, t3);
     }
-}
-
-/// The 64-byte block at byte `offset` of `lane`.
-///
-/// # Panics
-/// If `lane` is shorter than `offset + 64` bytes.
-#[inline]
-fn block_at(lane: &[u8], offset: usize) -> &[u8; 64] {
-    lane[offset..].first_chunk().expect("md5 avx512: lane shorter than its blocks")
 }
 
 /// Compress `data[i]` into `states[i]` for each of the `N` lanes (`N` a
@@ -195,9 +188,13 @@ pub(crate) fn compress_lanes<const N: usize>(states: &mut [[u32; 4]; N], data: [
     }
 
     let mut x = [[zero; 16]; 4];
+    let lanes = data.map(<[u8]>::as_ptr);
+    let (lane_groups, _) = lanes.as_chunks::<16>();
     for offset in (0..len).step_by(64) {
-        for g in 0..groups {
-            load_words(&mut x[g], core::array::from_fn(|i| block_at(data[16 * g + i], offset)));
+        for (xg, group) in x.iter_mut().zip(lane_groups) {
+            // SAFETY: every lane is `len` bytes long (the assert above), a
+            // whole number of blocks, and `offset` is the start of one.
+            unsafe { load_words(xg, group, offset) };
         }
         let (aa, bb, cc, dd) = (a, b, c, d);
 

@@ -69,22 +69,30 @@ fn transpose(r: &[__m512i; 16]) -> [__m512i; 16] {
     out
 }
 
-/// Block `i` of every lane as the sixteen message words, big-endian
-/// (§3.1, §5.2.1), one word of all lanes per register.
+/// The block at byte `at` of every lane as the sixteen message words,
+/// big-endian (§3.1, §5.2.1), one word of all lanes per register.
+///
+/// The lanes come as pointers and the sixteen loads are written out (as in
+/// the SHA-256 16-lane engine): from a loop over slices, LLVM kept a bounds
+/// check per lane and block and bounced the rows through a zeroed stack
+/// array.
+///
+/// # Safety
+/// Every pointer in `lanes` must be valid for reads of `at + 64` bytes.
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw")]
-fn load_words(blocks: &[&[[u8; 64]]; LANES], i: usize) -> [__m512i; 16] {
+unsafe fn load_words(lanes: &[*const u8; LANES], at: usize) -> [__m512i; 16] {
     let swap = 0x0c0d_0e0f_0809_0a0b;
     let lo = 0x0405_0607_0001_0203;
     let swap = _mm512_set_epi64(swap, lo, swap, lo, swap, lo, swap, lo);
-    let mut r = [_mm512_setzero_si512(); 16];
-    for (row, lane) in r.iter_mut().zip(blocks) {
-        let block = &lane[i];
-        // SAFETY: `block` is 64 bytes; loadu has no alignment requirement.
-        let raw = unsafe { _mm512_loadu_si512(block.as_ptr().cast()) };
-        *row = _mm512_shuffle_epi8(raw, swap);
+    macro_rules! rows {
+        ($($lane:literal)*) => {[$(
+            // SAFETY: the caller guarantees 64 readable bytes at `at` in
+            // every lane; loadu has no alignment requirement.
+            _mm512_shuffle_epi8(unsafe { _mm512_loadu_si512(lanes[$lane].add(at).cast()) }, swap),
+        )*]};
     }
-    transpose(&r)
+    transpose(&rows!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15))
 }
 
 /// Compress `data[s]` into `states[s]` for all sixteen lanes; the slices
@@ -103,13 +111,11 @@ pub(crate) fn compress_lanes(states: &mut [[u32; 5]; LANES], data: [&[u8]; LANES
         // requirement.
         *hj = unsafe { _mm512_loadu_si512(column.as_ptr().cast()) };
     }
-    let mut blocks: [&[[u8; 64]]; LANES] = [&[]; LANES];
-    for (b, d) in blocks.iter_mut().zip(data) {
-        *b = d.as_chunks::<64>().0;
-    }
-    let count = blocks.iter().map(|b| b.len()).min().unwrap_or(0);
-    for i in 0..count {
-        let mut w = load_words(&blocks, i);
+    let lanes = data.map(<[u8]>::as_ptr);
+    for at in (0..data[0].len()).step_by(64) {
+        // SAFETY: every lane is `data[0].len()` bytes long (the assert
+        // above), a whole number of blocks, and `at` is the start of one.
+        let mut w = unsafe { load_words(&lanes, at) };
         let [mut a, mut b, mut c, mut d, mut e] = h;
         // §6.1.2 step 1 for t >= 16, in the 16-word ring:
         // W[t] = ROTL¹(W[t-3] ⊕ W[t-8] ⊕ W[t-14] ⊕ W[t-16]).

@@ -296,27 +296,31 @@ fn transpose(r: [__m256i; 8]) -> [__m256i; 8] {
     ]
 }
 
-/// Eight u32 from memory.
+/// The block at byte `at` of every lane as the sixteen message words,
+/// big-endian (§3.1, §5.2.1), one word per vector, lane `s` holding
+/// message `s`'s word: each 32-byte half of the eight blocks is an 8 x 8
+/// transpose.
+///
+/// The lanes come as pointers and the sixteen loads are written out: from
+/// a loop over slices, LLVM kept a bounds check per lane and load.
+///
+/// # Safety
+/// Every pointer in `lanes` must be valid for reads of `at + 64` bytes.
 #[inline]
 #[target_feature(enable = "avx2,bmi1,bmi2")]
-fn load8(words: &[u8; 32]) -> __m256i {
-    // SAFETY: `words` is 32 bytes; loadu has no alignment requirement.
-    unsafe { _mm256_loadu_si256(words.as_ptr().cast()) }
-}
-
-/// Message words 0..8 (`half == 0`) or 8..16 (`half == 1`) of block `i` of
-/// every lane, one word per vector, lane `s` holding message `s`'s word
-/// (big-endian, §3.1, §5.2.1).
-#[inline]
-#[target_feature(enable = "avx2,bmi1,bmi2")]
-fn load_words(rows: &[&[[u8; 32]]; LANES], i: usize) -> [__m256i; 8] {
+unsafe fn load_words(lanes: &[*const u8; LANES], at: usize) -> [__m256i; 16] {
     let swap = 0x0c0d_0e0f_0809_0a0b;
     let swap = _mm256_set_epi64x(swap, 0x0405_0607_0001_0203, swap, 0x0405_0607_0001_0203);
-    let mut r = [_mm256_setzero_si256(); 8];
-    for (v, lane) in r.iter_mut().zip(rows) {
-        *v = _mm256_shuffle_epi8(load8(&lane[i]), swap);
+    macro_rules! rows {
+        ($half:literal: $($lane:literal)*) => {[$(
+            // SAFETY: the caller guarantees 64 readable bytes at `at` in
+            // every lane; loadu has no alignment requirement.
+            _mm256_shuffle_epi8(unsafe { _mm256_loadu_si256(lanes[$lane].add(at + $half).cast()) }, swap),
+        )*]};
     }
-    transpose(r)
+    let lo = transpose(rows!(0: 0 1 2 3 4 5 6 7));
+    let hi = transpose(rows!(32: 0 1 2 3 4 5 6 7));
+    [lo[0], lo[1], lo[2], lo[3], lo[4], lo[5], lo[6], lo[7], hi[0], hi[1], hi[2], hi[3], hi[4], hi[5], hi[6], hi[7]]
 }
 
 /// σ0 (4.6) of every lane.
@@ -400,23 +404,15 @@ fn compress_lanes(states: &mut [[u32; 8]; LANES], data: [&[u8]; LANES]) {
         *row = unsafe { _mm256_loadu_si256(state.as_ptr().cast()) };
     }
     let mut v = transpose(rows);
-    // Each block as two 32-byte rows.
-    let mut halves: [&[[u8; 32]]; LANES] = [&[]; LANES];
-    for (h, d) in halves.iter_mut().zip(data) {
-        *h = d.as_chunks::<32>().0;
-    }
     assert!(
         data.iter().all(|d| d.len() == data[0].len() && d.len() % 64 == 0),
         "the scheduler hands every lane the same whole number of blocks"
     );
-    let blocks = halves.iter().map(|h| h.len() / 2).min().unwrap_or(0);
-    for i in 0..blocks {
-        let lo = load_words(&halves, 2 * i);
-        let hi = load_words(&halves, 2 * i + 1);
-        let mut w = [
-            lo[0], lo[1], lo[2], lo[3], lo[4], lo[5], lo[6], lo[7], hi[0], hi[1], hi[2], hi[3], hi[4], hi[5], hi[6],
-            hi[7],
-        ];
+    let lanes = data.map(<[u8]>::as_ptr);
+    for at in (0..data[0].len()).step_by(64) {
+        // SAFETY: every lane is `data[0].len()` bytes long (the assert
+        // above), a whole number of blocks, and `at` is the start of one.
+        let mut w = unsafe { load_words(&lanes, at) };
         let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = v;
         let mut ab = _mm256_xor_si256(b, c);
         for k in 0..8 {

@@ -248,15 +248,17 @@ pub(super) fn absorb8<const RATE: usize, const ROUNDS: usize>(states: &mut [[u64
     let words = RATE / 8;
     for k in 0..data[0].len() / RATE {
         let at = k * RATE;
+        // Exactly one block per lane: with the length a constant, LLVM
+        // proves every load below in bounds.
         let block = [
-            &data[0][at..],
-            &data[1][at..],
-            &data[2][at..],
-            &data[3][at..],
-            &data[4][at..],
-            &data[5][at..],
-            &data[6][at..],
-            &data[7][at..],
+            &data[0][at..at + RATE],
+            &data[1][at..at + RATE],
+            &data[2][at..at + RATE],
+            &data[3][at..at + RATE],
+            &data[4][at..at + RATE],
+            &data[5][at..at + RATE],
+            &data[6][at..at + RATE],
+            &data[7][at..at + RATE],
         ];
         let mut w = 0;
         while w + 8 <= words {
