@@ -397,6 +397,8 @@ fn run_lanes<'a, A: Algorithm, const N: usize>(
         (end[active], trigger[active]) = lane.start::<A>(job, msg, padding, clock, &mut tails[lane.buf]);
         active += 1;
     }
+    // The nearest end among the busy lanes: where the next step stops.
+    let mut next = end[..active].iter().fold(usize::MAX, |m, &e| m.min(e));
     loop {
         if active == 0 {
             return;
@@ -415,7 +417,7 @@ fn run_lanes<'a, A: Algorithm, const N: usize>(
             return;
         }
         // Run every lane for as many blocks as the shortest busy lane has.
-        let n = end[..active].iter().fold(usize::MAX, |m, &e| m.min(e)) - clock;
+        let n = next - clock;
         debug_assert!(n > 0 && n % bs == 0);
         let first = lanes[0].segment(&tails[lanes[0].buf], clock, n);
         let mut data: [&[u8]; N] = [first; N];
@@ -424,54 +426,39 @@ fn run_lanes<'a, A: Algorithm, const N: usize>(
         }
         compress_lanes(&mut states, data, active);
         clock += n;
-        // Lanes whose body now fits ahead of the tail merge it there (a
-        // body that has ended merges nothing and goes on to its tail);
-        // lanes whose tail has ended are done.
-        let mut finished = false;
-        for i in 0..active {
-            if clock >= trigger[i] {
-                if lanes[i].in_tail {
-                    finished = true;
-                } else {
-                    let lane = &mut lanes[i];
-                    (end[i], trigger[i]) = lane.merge(end[i], clock, &mut tails[lane.buf]);
-                }
-            }
-        }
-        if !finished {
-            continue;
-        }
-        // Refill each lane that finished with the next message; once the
-        // batch has run dry, pack the busy lanes to the front instead: the
-        // last lane still running moves into the hole (the finished lanes
-        // met at the end on the way are done and dropped).
-        let finished = |lanes: &[Lane<'a>; N], end: &[usize; N], i: usize| end[i] == clock && lanes[i].in_tail;
+        // One pass over the busy lanes, which also finds the next end: a
+        // lane whose body now fits ahead of its tail merges it there (a
+        // body that has ended merges nothing and goes on to its tail); a
+        // lane whose tail has ended is done and takes the next message, or,
+        // once the batch has run dry, the last busy lane moves into its
+        // place (and is looked at there next), so the busy lanes stay at
+        // the front.
+        next = usize::MAX;
         let mut i = 0;
         while i < active {
-            if !finished(&lanes, &end, i) {
-                i += 1;
-                continue;
-            }
-            done(lanes[i].job, &states[i]);
-            if let Some((job, msg)) = queue.pop() {
+            if clock >= trigger[i] {
                 let lane = &mut lanes[i];
-                (end[i], trigger[i]) = lane.start::<A>(job, msg, padding, clock, &mut tails[lane.buf]);
-                states[i] = A::INIT;
-                i += 1;
-                continue;
+                if !lane.in_tail {
+                    (end[i], trigger[i]) = lane.merge(end[i], clock, &mut tails[lane.buf]);
+                } else {
+                    done(lane.job, &states[i]);
+                    if let Some((job, msg)) = queue.pop() {
+                        (end[i], trigger[i]) = lane.start::<A>(job, msg, padding, clock, &mut tails[lane.buf]);
+                        states[i] = A::INIT;
+                    } else {
+                        active -= 1;
+                        if active > i {
+                            lanes.swap(i, active);
+                            states.swap(i, active);
+                            end.swap(i, active);
+                            trigger.swap(i, active);
+                        }
+                        continue;
+                    }
+                }
             }
-            active -= 1;
-            while active > i && finished(&lanes, &end, active) {
-                done(lanes[active].job, &states[active]);
-                active -= 1;
-            }
-            if active > i {
-                lanes.swap(i, active);
-                states.swap(i, active);
-                end.swap(i, active);
-                trigger.swap(i, active);
-                i += 1;
-            }
+            next = next.min(end[i]);
+            i += 1;
         }
     }
 }
