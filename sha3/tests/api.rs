@@ -323,10 +323,17 @@ fn digest_xof_many_matches_one_by_one() {
     fn check<A: hash_core::XofAlgorithm<Backend = Backend>>(b: Backend) {
         let rate = <A::BlockSize as hash_core::typenum::Unsigned>::USIZE;
         let mut rng = testing::Rng::new(0x5ea3);
-        for batch in [0usize, 1, 2, 3, 4, 5, 7, 8, 9, 13] {
+        // `equal`: messages of one length (the scheduler's even path).
+        for (batch, equal) in [0usize, 1, 2, 3, 4, 5, 7, 8, 9, 13].map(|b| (b, false)).into_iter().chain([
+            (3, true),
+            (10, true),
+            (17, true),
+        ]) {
+            let common = [0, rate - 1, 3 * rate + 5][batch % 3];
             let msgs: Vec<Vec<u8>> = (0..batch)
                 .map(|i| {
                     let len = match i % 4 {
+                        _ if equal => common,
                         0 => [0, 1, rate - 1, rate, rate + 1, 2 * rate][rng.below(6)],
                         1 => rng.below(6 * rate),
                         2 => rng.below(1 << 16),
@@ -343,7 +350,13 @@ fn digest_xof_many_matches_one_by_one() {
             for (i, (msg, out)) in msgs.iter().zip(&got).enumerate() {
                 let mut want = vec![0u8; out.len()];
                 hash_core::Xof::<A>::digest_xof_with_backend(Backend::Portable, msg, &mut want);
-                assert_eq!(*out, want, "{} [{b}] batch {batch}, message {i} (len {})", A::NAME, msg.len());
+                assert_eq!(
+                    *out,
+                    want,
+                    "{} [{b}] batch {batch} (equal lengths: {equal}), message {i} (len {})",
+                    A::NAME,
+                    msg.len()
+                );
             }
         }
     }

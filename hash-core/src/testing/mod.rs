@@ -340,20 +340,52 @@ pub fn check_many<A: FixedAlgorithm>(backend: A::Backend, max_len: usize) {
                 rng.bytes(len)
             })
             .collect();
-        let inputs: Vec<&[u8]> = msgs.iter().map(|m| &m[..]).collect();
-        let mut outputs = std::vec![A::Output::zeroed(); batch];
-        Hasher::<A>::digest_many_with_backend(backend, &inputs, &mut outputs);
-        let portable = *A::Backend::ALL.last().expect("the portable backend is last in ALL");
-        for (i, (msg, got)) in msgs.iter().zip(&outputs).enumerate() {
-            assert_eq!(
-                *got,
-                Hasher::<A>::digest_with_backend(portable, msg),
-                "{} [{}] digest_many: batch of {batch}, message {i} (len {})",
-                A::NAME,
-                backend.name(),
-                msg.len()
-            );
+        check_batch::<A>(backend, &msgs, "mixed lengths");
+    }
+    // Batches whose messages all have the same whole blocks and the same
+    // padded tail (the scheduler's even path, `multi::run_even`): equal
+    // lengths, and lengths that differ only within the last block; some
+    // sizes fill whole waves of lanes (16, 32, 64), others leave a few
+    // messages over. The last case differs in tail length (two blocks
+    // against one), which takes the general path.
+    for batch in [3usize, 5, 8, 16, 17, 32, 33, 64, 67] {
+        for (name, lens) in [
+            ("0 bytes", [0, 0]),
+            ("one block", [block, block]),
+            ("16 blocks", [16 * block, 16 * block]),
+            ("one byte short of a block", [block - 1, block - 1]),
+            ("rests within a one-block tail", [3 * block, 3 * block + block / 2 - 9]),
+            ("rests within a two-block tail", [2 * block + block - 8, 3 * block - 1]),
+            ("one- and two-block tails", [block + 1, 2 * block - 1]),
+        ] {
+            let msgs: Vec<Vec<u8>> = (0..batch)
+                .map(|i| {
+                    let len = if i % 3 == 1 { lens[1] } else { lens[0] };
+                    rng.bytes(len)
+                })
+                .collect();
+            check_batch::<A>(backend, &msgs, name);
         }
+    }
+}
+
+/// `digest_many` with `backend` over `msgs` equals one-by-one hashing on
+/// the portable backend.
+fn check_batch<A: FixedAlgorithm>(backend: A::Backend, msgs: &[Vec<u8>], what: &str) {
+    let batch = msgs.len();
+    let inputs: Vec<&[u8]> = msgs.iter().map(|m| &m[..]).collect();
+    let mut outputs = std::vec![A::Output::zeroed(); batch];
+    Hasher::<A>::digest_many_with_backend(backend, &inputs, &mut outputs);
+    let portable = *A::Backend::ALL.last().expect("the portable backend is last in ALL");
+    for (i, (msg, got)) in msgs.iter().zip(&outputs).enumerate() {
+        assert_eq!(
+            *got,
+            Hasher::<A>::digest_with_backend(portable, msg),
+            "{} [{}] digest_many ({what}): batch of {batch}, message {i} (len {})",
+            A::NAME,
+            backend.name(),
+            msg.len()
+        );
     }
 }
 
@@ -448,6 +480,33 @@ pub fn check_scheduler<A: FixedAlgorithm>(backend: A::Backend) {
         let equal: Vec<&[u8]> = inputs.iter().map(|m| &m[..m.len().min(block + 3)]).collect();
         let want: Vec<A::Output> = equal.iter().map(|m| Hasher::<A>::digest_with_backend(backend, m)).collect();
         assert_eq!(run::<A, 4>(backend, 2, &equal), want, "{} scheduler, short messages, batch {batch}", A::NAME);
+        // Messages of one shape (equal whole blocks and padded tails, the
+        // even path): equal lengths, including none at all, and lengths
+        // that differ within the last block.
+        let data = rng.bytes(3 * block + 10);
+        // (name, whole blocks, bytes of the last partial block are 0 or
+        // this plus the message's index mod 5).
+        for (name, blocks, rest) in
+            [("0", 0, None), ("1 block", 1, None), ("3 blocks + 5", 3, Some(5)), ("2 blocks + 0..5", 2, Some(0))]
+        {
+            let len = |i: usize| blocks * block + rest.map_or(0, |r| r + i % 5);
+            let same: Vec<&[u8]> = (0..batch).map(|i| &data[..len(i)]).collect();
+            let want: Vec<A::Output> = same.iter().map(|m| Hasher::<A>::digest_with_backend(backend, m)).collect();
+            for min_active in [1, 2, 5] {
+                assert_eq!(
+                    run::<A, 4>(backend, min_active, &same),
+                    want,
+                    "{} scheduler, lengths {name}, batch {batch}, min_active {min_active}",
+                    A::NAME
+                );
+                assert_eq!(
+                    run_narrowing::<A, 8>(backend, min_active, &same),
+                    want,
+                    "{} narrowing scheduler, lengths {name}, batch {batch}, min_active {min_active}",
+                    A::NAME
+                );
+            }
+        }
     }
 }
 
