@@ -347,7 +347,8 @@ pub fn check_many<A: FixedAlgorithm>(backend: A::Backend, max_len: usize) {
     // lengths, and lengths that differ only within the last block; some
     // sizes fill whole waves of lanes (16, 32, 64), others leave a few
     // messages over. The last case differs in tail length (two blocks
-    // against one), which takes the general path.
+    // against one) under Merkle–Damgård padding, which takes the general
+    // path (Keccak's tails are both one block: the even path).
     for batch in [3usize, 5, 8, 16, 17, 32, 33, 64, 67] {
         for (name, lens) in [
             ("0 bytes", [0, 0]),
@@ -482,13 +483,20 @@ pub fn check_scheduler<A: FixedAlgorithm>(backend: A::Backend) {
         assert_eq!(run::<A, 4>(backend, 2, &equal), want, "{} scheduler, short messages, batch {batch}", A::NAME);
         // Messages of one shape (equal whole blocks and padded tails, the
         // even path): equal lengths, including none at all, and lengths
-        // that differ within the last block.
-        let data = rng.bytes(3 * block + 10);
+        // that differ within the last block; short and long bodies; one-
+        // and two-block tails (Merkle–Damgård: a rest of `block - 5` to
+        // `block - 1` bytes leaves no room for the length field).
+        let data = rng.bytes(10 * block);
         // (name, whole blocks, bytes of the last partial block are 0 or
         // this plus the message's index mod 5).
-        for (name, blocks, rest) in
-            [("0", 0, None), ("1 block", 1, None), ("3 blocks + 5", 3, Some(5)), ("2 blocks + 0..5", 2, Some(0))]
-        {
+        for (name, blocks, rest) in [
+            ("0", 0, None),
+            ("1 block", 1, None),
+            ("3 blocks + 5", 3, Some(5)),
+            ("2 blocks + 0..5", 2, Some(0)),
+            ("1 block + a two-block tail", 1, Some(block - 5)),
+            ("9 blocks + 3", 9, Some(3)),
+        ] {
             let len = |i: usize| blocks * block + rest.map_or(0, |r| r + i % 5);
             let same: Vec<&[u8]> = (0..batch).map(|i| &data[..len(i)]).collect();
             let want: Vec<A::Output> = same.iter().map(|m| Hasher::<A>::digest_with_backend(backend, m)).collect();
