@@ -76,8 +76,8 @@ fn digest_many_rejects_mismatched_slices() {
 #[test]
 fn backend_listing() {
     testing::check_backend_api::<Backend>("sha1");
-    // Best first: SHA-NI, then AVX2 (x86-64), the ARMv8 SHA1 instructions
-    // (aarch64), then portable.
+    // Best first: SHA-NI with the AVX-512VL schedule, SHA-NI, then AVX2
+    // (x86-64), the ARMv8 SHA1 instructions (aarch64), then portable.
     assert_eq!(
         Backend::all(),
         [Backend::ShaNiAvx512, Backend::ShaNi, Backend::Avx2, Backend::ArmSha, Backend::Portable]
@@ -85,6 +85,13 @@ fn backend_listing() {
     assert_eq!(Backend::from_name("arm-sha"), Some(Backend::ArmSha));
     #[cfg(not(target_arch = "aarch64"))]
     assert!(!Backend::ArmSha.is_supported(), "arm-sha runs only on aarch64");
+    // The one vendor rule: AMD keeps `sha-ni` for single messages.
+    let amd = hash_core::cpu::vendor() == hash_core::cpu::Vendor::Amd;
+    if amd && Backend::ShaNi.is_supported() {
+        assert_eq!(Backend::detect(), Backend::ShaNi, "AMD keeps sha-ni for single messages");
+    } else if Backend::ShaNiAvx512.is_supported() {
+        assert_eq!(Backend::detect(), Backend::ShaNiAvx512, "sha-ni-avx512 is picked off AMD");
+    }
 }
 
 #[test]

@@ -61,7 +61,8 @@ cpufeatures::new!(cpuid_avx512, "avx512f", "avx512bw");
 #[non_exhaustive]
 pub enum Backend {
     /// The x86 SHA extensions with the message schedule on the AVX-512VL
-    /// vector ALUs. One message: `sha1rnds4` is the only instruction on
+    /// vector ALUs, picked by `detect()` off AMD (it is timed on Intel
+    /// only; AMD keeps `sha-ni`). One message: `sha1rnds4` is the only instruction on
     /// the SHA unit; the schedule (FIPS 180-4 §6.1.2) and each group's `e`
     /// are computed with `vprold`, `vpternlogd` and masked `vpaddd` on
     /// `xmm` registers (1.23 times the `sha-ni` throughput on an Intel
@@ -155,9 +156,18 @@ impl BackendKind for Backend {
         }
     }
 
+    /// The first supported backend of [`BackendKind::ALL`], except that AMD
+    /// (and Hygon) CPUs keep `sha-ni` for single messages: `sha-ni-avx512`
+    /// was timed only on an Intel Xeon, and on AMD Zen cores `sha1rnds4` is
+    /// latency-bound, where moving the schedule off the SHA unit is not
+    /// known to gain (`with_backend(Backend::ShaNiAvx512)` still forces it).
     #[inline]
     fn detect() -> Self {
-        DETECTED.get()
+        DETECTED.get_or(|| {
+            let amd = hash_core::cpu::vendor() == hash_core::cpu::Vendor::Amd;
+            let keep = |b: &Backend| b.is_supported() && !(amd && *b == Backend::ShaNiAvx512);
+            Backend::ALL.iter().copied().find(keep).unwrap_or(Backend::Portable)
+        })
     }
 
     fn batch_engine(self, messages: usize) -> &'static str {
