@@ -92,6 +92,14 @@ fn backend_listing() {
     } else if Backend::ShaNiAvx512.is_supported() {
         assert_eq!(Backend::detect(), Backend::ShaNiAvx512, "sha-ni-avx512 is picked off AMD");
     }
+    // Built without the backend features (`--no-default-features`): every
+    // variant is still listed, but only the portable code exists, so it is
+    // the one backend available and the one detected.
+    #[cfg(not(any(feature = "shani", feature = "avx2", feature = "avx512", feature = "arm-sha")))]
+    {
+        assert_eq!(Backend::available().collect::<Vec<_>>(), [Backend::Portable]);
+        assert_eq!(Backend::detect(), Backend::Portable);
+    }
 }
 
 #[test]

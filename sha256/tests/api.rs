@@ -79,6 +79,14 @@ fn backend_listing() {
     assert_eq!(Backend::from_name("arm-sha"), Some(Backend::ArmSha));
     #[cfg(not(target_arch = "aarch64"))]
     assert!(!Backend::ArmSha.is_supported(), "arm-sha runs only on aarch64");
+    // Built without the backend features (`--no-default-features`): every
+    // variant is still listed, but only the portable code exists, so it is
+    // the one backend available and the one detected.
+    #[cfg(not(any(feature = "shani", feature = "avx2", feature = "avx512", feature = "arm-sha")))]
+    {
+        assert_eq!(Backend::available().collect::<Vec<_>>(), [Backend::Portable]);
+        assert_eq!(Backend::detect(), Backend::Portable);
+    }
 }
 
 #[test]

@@ -382,6 +382,18 @@ fn multi_buffer_scheduler() {
 #[test]
 fn backend_listing() {
     testing::check_backend_api::<Backend>("sha3");
+    // Built without the backend features (`--no-default-features`): every
+    // variant is still listed, but only the portable code exists, so it is
+    // the one backend available and the one detected.
+    #[cfg(not(any(feature = "x86", feature = "avx2", feature = "avx512", feature = "aarch64", feature = "arm-sha3")))]
+    {
+        assert_eq!(
+            Backend::all(),
+            [Backend::Avx512, Backend::Avx2, Backend::X86, Backend::ArmSha3, Backend::Aarch64, Backend::Portable]
+        );
+        assert_eq!(Backend::available().collect::<Vec<_>>(), [Backend::Portable]);
+        assert_eq!(Backend::detect(), Backend::Portable);
+    }
 }
 
 #[test]

@@ -184,6 +184,14 @@ fn backend_listing() {
         assert_eq!(Backend::from_name(b.name()), Some(b));
     }
     assert_eq!(Backend::from_name("no-such-backend"), None);
+    // Built without the backend features (`--no-default-features`): every
+    // variant is still listed, but only the portable code exists, so it is
+    // the one backend available and the one detected.
+    #[cfg(not(any(feature = "avx2", feature = "avx512", feature = "arm-sha512", feature = "aarch64")))]
+    {
+        assert_eq!(Backend::available().collect::<Vec<_>>(), [Backend::Portable]);
+        assert_eq!(Backend::detect(), Backend::Portable);
+    }
 }
 
 #[test]
