@@ -18,7 +18,7 @@
 #![allow(unsafe_code)]
 #![cfg_attr(
     not(any(feature = "md5", feature = "sha1", feature = "sha256", feature = "sha512", feature = "sha3")),
-    allow(dead_code, unused_imports)
+    allow(dead_code, unused_imports, unused_macros)
 )]
 
 use std::ptr::NonNull;
