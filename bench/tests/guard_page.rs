@@ -18,14 +18,16 @@
 #![allow(unsafe_code)]
 #![cfg_attr(
     not(any(feature = "md5", feature = "sha1", feature = "sha256", feature = "sha512", feature = "sha3")),
-    allow(dead_code, unused_imports)
+    allow(dead_code, unused_imports, unused_macros)
 )]
 
 use std::ptr::NonNull;
 
 use hash_core::generic_array::typenum::Unsigned;
 use hash_core::testing::{Rng, say, testable_backends};
-use hash_core::{BackendKind, FixedAlgorithm, Hasher, OutputBytes, Xof, XofAlgorithm};
+use hash_core::{BackendKind, FixedAlgorithm, Hasher, OutputBytes};
+#[cfg(feature = "sha3")]
+use hash_core::{Xof, XofAlgorithm};
 
 /// Readable and writable pages with an inaccessible guard page on each side:
 /// `[guard][data pages][guard]`.
@@ -195,6 +197,8 @@ fn check_batch<A: FixedAlgorithm>(backends: &[A::Backend], inputs: &[&[u8]], wha
     }
 }
 
+// Only SHAKE (feature `sha3`) is an XOF.
+#[cfg(feature = "sha3")]
 fn xof<A: XofAlgorithm>() {
     let rate = A::BlockSize::USIZE;
     let backends = testable_backends::<A::Backend>(A::NAME);

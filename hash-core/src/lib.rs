@@ -29,7 +29,9 @@
 #![allow(deprecated)]
 #![cfg_attr(docsrs, feature(doc_auto_cfg))]
 
-#[cfg(feature = "std")]
+// The unit tests use `std` (`Vec`, `format!`) in every feature set, so that
+// `cargo test --no-default-features` builds.
+#[cfg(any(feature = "std", test))]
 extern crate std;
 
 mod backend;

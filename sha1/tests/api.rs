@@ -92,6 +92,14 @@ fn backend_listing() {
     } else if Backend::ShaNiAvx512.is_supported() {
         assert_eq!(Backend::detect(), Backend::ShaNiAvx512, "sha-ni-avx512 is picked off AMD");
     }
+    // Built without the backend features (`--no-default-features`): every
+    // variant is still listed, but only the portable code exists, so it is
+    // the one backend available and the one detected.
+    #[cfg(not(any(feature = "shani", feature = "avx2", feature = "avx512", feature = "arm-sha")))]
+    {
+        assert_eq!(Backend::available().collect::<Vec<_>>(), [Backend::Portable]);
+        assert_eq!(Backend::detect(), Backend::Portable);
+    }
 }
 
 #[test]
@@ -102,6 +110,8 @@ fn io_write() {
     assert_eq!(h.finalize(), hex!("84983e441c3bd26ebaae4aa1f95129e5e54670f1"));
 }
 
+// Uses `compat` (the crate's `digest` feature).
+#[cfg(feature = "digest")]
 #[test]
 fn digest_traits() {
     fn generic<D: hash_core::digest::Digest>(data: &[u8]) -> Vec<u8> {
@@ -115,6 +125,8 @@ fn digest_traits() {
 /// RFC 2202 §3, test cases 1–4 and 6: HMAC-SHA-1 through `hmac` 0.12,
 /// both with `Hmac<D>` (digest's core API) and `SimpleHmac<D>` (any
 /// `Digest`).
+// Uses `compat` (the crate's `digest` feature).
+#[cfg(feature = "digest")]
 #[test]
 fn hmac_rfc2202() {
     use hmac::{Hmac, Mac, SimpleHmac};

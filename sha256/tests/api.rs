@@ -79,6 +79,14 @@ fn backend_listing() {
     assert_eq!(Backend::from_name("arm-sha"), Some(Backend::ArmSha));
     #[cfg(not(target_arch = "aarch64"))]
     assert!(!Backend::ArmSha.is_supported(), "arm-sha runs only on aarch64");
+    // Built without the backend features (`--no-default-features`): every
+    // variant is still listed, but only the portable code exists, so it is
+    // the one backend available and the one detected.
+    #[cfg(not(any(feature = "shani", feature = "avx2", feature = "avx512", feature = "arm-sha")))]
+    {
+        assert_eq!(Backend::available().collect::<Vec<_>>(), [Backend::Portable]);
+        assert_eq!(Backend::detect(), Backend::Portable);
+    }
 }
 
 #[test]
@@ -89,6 +97,8 @@ fn io_write() {
     assert_eq!(h.finalize(), Sha256::digest(TWO_BLOCK));
 }
 
+// Uses `compat` (the crate's `digest` feature).
+#[cfg(feature = "digest")]
 #[test]
 fn digest_traits() {
     fn generic<D: hash_core::digest::Digest>(data: &[u8]) -> Vec<u8> {
@@ -101,6 +111,8 @@ fn digest_traits() {
 
 /// RFC 4231 §4.2–4.8: HMAC-SHA-256 through `hmac` 0.12, both with
 /// `Hmac<D>` (digest's core API) and `SimpleHmac<D>` (any `Digest`).
+// Uses `compat` (the crate's `digest` feature).
+#[cfg(feature = "digest")]
 #[test]
 fn hmac_rfc4231() {
     use hmac::{Hmac, Mac, SimpleHmac};

@@ -234,10 +234,10 @@ fn cshake_without_strings_is_shake() {
 
 /// KMAC: `verify` accepts the tag and rejects any one-bit change or a
 /// different length; L = 0 works; KMAC of length L is not a prefix of a
-/// longer one (L is encoded); `digest::Mac` gives the 32-/64-byte tag.
+/// longer one (L is encoded); `digest::Mac` gives the 32-/64-byte tag
+/// (with the `digest` feature).
 #[test]
 fn kmac_verify_and_lengths() {
-    use digest::Mac;
     let key = b"key";
     let mut tag = [0u8; 100];
     let mut k = Kmac128::new(key, b"S");
@@ -254,6 +254,15 @@ fn kmac_verify_and_lengths() {
     let mut short = [0u8; 32];
     k.clone().finalize_into(&mut short);
     assert_ne!(short, tag[..32], "L is part of the input");
+    #[cfg(feature = "digest")]
+    kmac_through_digest_mac(key);
+}
+
+/// `digest::Mac` (SP 800-185 §4: KMAC with L = the output size) gives the
+/// tag of the inherent API with an empty customization string.
+#[cfg(feature = "digest")]
+fn kmac_through_digest_mac(key: &[u8]) {
+    use digest::Mac;
     let mut m = <Kmac128 as Mac>::new_from_slice(key).unwrap();
     Mac::update(&mut m, b"message");
     let mac = m.finalize().into_bytes();
