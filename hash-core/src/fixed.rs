@@ -302,7 +302,7 @@ impl<A: FixedAlgorithm> Hasher<A> {
     #[track_caller]
     pub fn digest_many(inputs: &[&[u8]], outputs: &mut [A::Output]) {
         crate::check_batch(inputs.len(), outputs.len());
-        A::digest_many(A::Backend::detect(), inputs, outputs);
+        many::<A>(A::Backend::detect(), inputs, outputs);
     }
 
     /// [`Hasher::digest_many`] with exactly `backend`.
@@ -314,7 +314,19 @@ impl<A: FixedAlgorithm> Hasher<A> {
     #[track_caller]
     pub fn digest_many_with_backend(backend: A::Backend, inputs: &[&[u8]], outputs: &mut [A::Output]) {
         crate::check_batch(inputs.len(), outputs.len());
-        A::digest_many(checked(backend), inputs, outputs);
+        many::<A>(checked(backend), inputs, outputs);
+    }
+}
+
+/// A batch on `backend`, which the caller has checked: one message takes
+/// the one-shot path (no engine gains on a lone message), more go to the
+/// algorithm's batch engine.
+#[inline]
+fn many<A: FixedAlgorithm>(backend: A::Backend, inputs: &[&[u8]], outputs: &mut [A::Output]) {
+    if let ([input], [output]) = (inputs, &mut *outputs) {
+        *output = digest_with::<A>(backend, input);
+    } else {
+        A::digest_many(backend, inputs, outputs);
     }
 }
 

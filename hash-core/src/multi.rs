@@ -629,6 +629,24 @@ pub fn digest_many_lanes_narrowing<A: FixedAlgorithm, const N: usize>(
     });
 }
 
+/// Hash each of `inputs` into the matching `outputs` slot, one message
+/// after another on `backend`'s single-message code: the batch path of a
+/// backend without a batch engine, or of a batch too small for one. The
+/// same code as `Hasher::digest`, without a backend check per message.
+///
+/// # Panics
+/// If `inputs.len() != outputs.len()`, or this CPU does not support
+/// `backend`.
+#[inline]
+#[track_caller]
+pub fn digest_one_by_one<A: FixedAlgorithm>(backend: A::Backend, inputs: &[&[u8]], outputs: &mut [A::Output]) {
+    crate::check_batch(inputs.len(), outputs.len());
+    let backend = crate::fixed::checked(backend);
+    for (input, output) in inputs.iter().zip(outputs.iter_mut()) {
+        *output = crate::fixed::digest_with::<A>(backend, input);
+    }
+}
+
 /// The XOF version of [`digest_many_lanes`]: absorb on the lanes, then
 /// squeeze each output (of any length) on its own.
 ///

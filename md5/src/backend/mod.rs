@@ -348,9 +348,7 @@ pub(crate) fn digest_many(backend: Backend, inputs: &[&[u8]], outputs: &mut [[u8
             if !backend.is_supported() {
                 unsupported(backend)
             }
-            for (input, output) in inputs.iter().zip(outputs.iter_mut()) {
-                *output = crate::Md5::digest_with_backend(backend, input);
-            }
+            hash_core::multi::digest_one_by_one::<crate::algorithm::Md5>(backend, inputs, outputs);
         }
     }
 }

@@ -472,9 +472,7 @@ pub(crate) fn run_engine(engine: Engine, backend: Backend, inputs: &[&[u8]], out
             }
         }
         Engine::OneByOne => {
-            for (input, output) in inputs.iter().zip(outputs.iter_mut()) {
-                *output = hash_core::Hasher::<Sha1>::digest_with_backend(backend, input);
-            }
+            hash_core::multi::digest_one_by_one::<Sha1>(backend, inputs, outputs);
         }
         #[allow(unreachable_patterns)]
         _ => panic!("SHA-1: the {} batch engine is not supported on this CPU or build", engine.name()),

@@ -1,7 +1,7 @@
 //! Backend selection and dispatch: the one place that picks a Keccak-f
 //! implementation for a [`Backend`].
 
-use hash_core::{BackendKind, DetectCache, FixedAlgorithm, Hasher, Xof, XofAlgorithm};
+use hash_core::{BackendKind, DetectCache, FixedAlgorithm, Xof, XofAlgorithm};
 
 #[cfg(any(test, all(target_arch = "aarch64", feature = "aarch64")))]
 #[cfg_attr(not(all(target_arch = "aarch64", feature = "aarch64")), allow(dead_code))]
@@ -459,9 +459,7 @@ pub(crate) fn digest_many<A, const RATE: usize, const ROUNDS: usize>(
         });
         return;
     }
-    for (input, output) in inputs.iter().zip(outputs.iter_mut()) {
-        *output = Hasher::<A>::digest_with_backend(backend, input);
-    }
+    hash_core::multi::digest_one_by_one::<A>(backend, inputs, outputs);
 }
 
 /// Absorb each of a batch of XOF messages and fill its output slot: the

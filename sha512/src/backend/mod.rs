@@ -8,7 +8,7 @@
 //! before it calls `#[target_feature]` code, and panics otherwise.
 
 use hash_core::typenum::U128;
-use hash_core::{BackendKind, Block, DetectCache, FixedAlgorithm, Hasher};
+use hash_core::{BackendKind, Block, DetectCache, FixedAlgorithm};
 
 #[cfg(all(target_arch = "aarch64", feature = "aarch64"))]
 mod aarch64_scalar;
@@ -415,9 +415,7 @@ where
             if !backend.is_supported() {
                 unsupported(backend)
             }
-            for (input, output) in inputs.iter().zip(outputs.iter_mut()) {
-                *output = Hasher::<A>::digest_with_backend(backend, input);
-            }
+            hash_core::multi::digest_one_by_one::<A>(backend, inputs, outputs);
         }
     }
 }
