@@ -392,7 +392,7 @@ pub(crate) fn digest_many(backend: Backend, inputs: &[&[u8]], outputs: &mut [[u8
     if !backend.is_supported() {
         unsupported(backend)
     }
-    run_engine(cpu_engine(backend), backend, inputs, outputs);
+    run_engine(batch_engine(backend, inputs.len()), backend, inputs, outputs);
 }
 
 /// Run `engine`, finishing stragglers with the single-stream `backend`,
