@@ -460,6 +460,12 @@ fn build_peers(peers: &PeerCargo) -> Result<Build, String> {
     Ok(Build { features: Some(kept), left_out })
 }
 
+/// The batches the report times (`COUNTxBYTES`): 64 messages of three
+/// sizes for the engines' throughput, and two small batches (2 x 16 B,
+/// 8 x 256 B) where an engine's setup costs most, to show that a batch is
+/// never slower than its messages hashed one by one.
+const BATCH_SHAPES: &str = "2x16,8x256,64x64,64x1024,64x8192";
+
 /// Run the measuring program, showing progress; returns the parsed
 /// results, the raw output and when the program's first line came.
 fn measure(
@@ -481,7 +487,7 @@ fn measure(
         cmd.arg("--backend").arg(b.join(","));
     }
     cmd.arg("--rounds").arg(o.rounds.to_string()).arg("--round-ms").arg(o.round_ms.to_string());
-    cmd.arg("--many").arg(if o.batches { "64x64,64x1024,64x8192" } else { "none" });
+    cmd.arg("--many").arg(if o.batches { BATCH_SHAPES } else { "none" });
     cmd.arg("--uneven").arg(if o.batches { "64x8192" } else { "none" });
     cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
     let mut child = cmd.spawn().map_err(|e| format!("cannot run cargo: {e}"))?;

@@ -75,7 +75,7 @@ fn parse_args(args: &[String]) -> Result<Options, String> {
         backends: None,
         rounds: 7,
         round: Duration::from_millis(20),
-        many: vec![(64, 64), (64, 1024), (64, 8192)],
+        many: vec![(2, 16), (8, 256), (64, 64), (64, 1024), (64, 8192)],
         uneven: Some((64, 8192)),
         info_only: false,
     };
