@@ -38,7 +38,7 @@
 //!
 //! | backend | one message | `digest_many` |
 //! |---|---|---|
-//! | [`Backend::ShaNi`] (`shani`) | SHA-NI | 2–4 interleaved SHA-NI streams; 16 AVX-512 lanes for 9 or more messages where the CPU has AVX-512F/BW (`avx512`) |
+//! | [`Backend::ShaNi`] (`shani`) | SHA-NI | 2–4 interleaved SHA-NI streams (one by one for messages under 320 bytes on average); 16 AVX-512 lanes for 9 or more messages (11 or more under 128 bytes on average) where the CPU has AVX-512F/BW (`avx512`) |
 //! | [`Backend::Avx2`] (`avx2`) | AVX2 schedule + BMI2 rounds | 8 AVX2 lanes; 16 AVX-512 lanes for 4 or more messages where the CPU has AVX-512F/BW (`avx512`) |
 //! | [`Backend::ArmSha`] (`arm-sha`) | ARMv8 SHA-256 instructions (aarch64) | 2–3 interleaved streams |
 //! | [`Backend::Portable`] | safe Rust | one after another |

@@ -57,8 +57,9 @@ pub enum Backend {
     /// but on a CPU that also has AVX-512F and AVX-512BW (and with the
     /// `avx512` cargo feature, on by default), sixteen messages at once in
     /// the 32-bit lanes of `zmm` registers for batches of 9 messages or
-    /// more, which measured 1.8x faster than the interleaved streams on an
-    /// AMD Zen 5 core (3.1x one SHA-NI stream, against 1.7x).
+    /// more (11 or more for messages under 128 bytes on average), which
+    /// measured 1.8x faster than the interleaved streams on an AMD Zen 5
+    /// core (3.1x one SHA-NI stream, against 1.7x).
     ///
     /// Needs x86-64 with `sha`, `sse2`, `ssse3`, `sse4.1` and the `shani`
     /// cargo feature (on by default).
@@ -141,7 +142,7 @@ impl BackendKind for Backend {
         }
         match engine(self, messages) {
             // Or one by one, for messages under 320 bytes on average
-            // (`short_messages`).
+            // (`STREAMS_MIN_MEAN`).
             Engine::ShaNiStreams => match messages {
                 2 => "sha-ni 2 streams",
                 3 => "sha-ni 3 streams",
@@ -408,30 +409,43 @@ where
     if !backend.is_supported() {
         unsupported(backend)
     }
-    let engine = match engine(backend, inputs.len()) {
-        Engine::ShaNiStreams if short_messages(inputs) => Engine::OneByOne,
+    let n = inputs.len();
+    let mean = inputs.iter().fold(0usize, |sum, m| sum.saturating_add(m.len())) / n.max(1);
+    let engine = match engine(backend, n) {
+        Engine::ShaNiStreams if mean < STREAMS_MIN_MEAN => Engine::OneByOne,
+        Engine::Avx512Lanes | Engine::Avx512LanesLean
+            if backend == Backend::ShaNi && mean < LANES_SHORT_MEAN && n < LANES_MIN_SHORT =>
+        {
+            Engine::OneByOne
+        }
         engine => engine,
     };
     run_engine::<A>(engine, backend, inputs, outputs);
 }
 
-/// Whether a batch's messages are too short on average for interleaved
-/// SHA-NI streams to beat hashing them one by one, where a message of up
-/// to 55 bytes is one block built in registers (`compress_final`) and the
-/// streams' scheduler pads every tail in memory. Measured on an Intel Xeon
-/// (Sapphire Rapids class), streams over one by one: 2 messages of 16
-/// bytes 0.70x, of 128 bytes 0.85x, of 256 bytes 0.97x, of 320 bytes
-/// 1.00x, of 1 KiB 1.15x; 4 messages of 128 bytes 0.97x, of 256 bytes
-/// 1.04x. Not measured on AMD, where the streams gain more on long
-/// messages; the same rule keeps short batches from losing there too.
-fn short_messages(inputs: &[&[u8]]) -> bool {
-    let total = inputs.iter().fold(0usize, |sum, m| sum.saturating_add(m.len()));
-    total < STREAMS_MIN_MEAN.saturating_mul(inputs.len())
-}
-
 /// The shortest mean message length (bytes) at which a batch runs on
-/// interleaved SHA-NI streams (see [`short_messages`]).
+/// interleaved SHA-NI streams; shorter messages run one by one, where a
+/// message of up to 55 bytes is one block built in registers
+/// (`compress_final`) while the streams' scheduler pads every tail in
+/// memory. Measured on an Intel Xeon (Sapphire Rapids class), streams over
+/// one by one: 2 messages of 16 bytes 0.70x, of 128 bytes 0.85x, of 256
+/// bytes 0.97x, of 320 bytes 1.00x, of 1 KiB 1.15x; 4 messages of 128
+/// bytes 0.97x, of 256 bytes 1.04x. Not measured on AMD, where the streams
+/// gain more on long messages; the same rule keeps short batches from
+/// losing there too.
 const STREAMS_MIN_MEAN: usize = 320;
+
+/// Below this mean message length (bytes), a batch needs
+/// [`LANES_MIN_SHORT`] messages, not 9, to leave the SHA-NI backend for the
+/// 16 AVX-512 lanes: the lanes' fixed costs per message (the padded tail in
+/// memory, the transposes) weigh most on one- and two-block messages.
+/// Measured on an Intel Xeon (Sapphire Rapids class), lanes over one by
+/// one: 9 messages of 0, 64, 100 and 128 bytes 0.88x, 0.94x, 0.94x, 1.01x;
+/// 10 messages 0.97x, 1.03x, 1.04x, 1.12x; 11 messages 1.05x and more.
+const LANES_SHORT_MEAN: usize = 128;
+
+/// See [`LANES_SHORT_MEAN`].
+const LANES_MIN_SHORT: usize = 11;
 
 /// Run `engine`, finishing stragglers with the single-stream `backend`,
 /// which the caller has checked.
