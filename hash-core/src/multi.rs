@@ -211,13 +211,14 @@ pub(crate) fn pad_tail(padding: Padding, bs: usize, rest: &[u8], total: u128, ta
 /// moves, the last one overlapping, without a call to `memcpy`.
 ///
 /// A `copy_from_slice` of a length known only at run time is a call to the
-/// C library's `memcpy`, and glibc's `memcpy`/`memset` use 512-bit
-/// registers on CPUs with AVX-512. Measured on an Intel Xeon (Sapphire
-/// Rapids class), one-shot SHA-256 of 100-byte messages took 98 ns per
-/// message on a path with such calls against 74 ns without; with glibc
-/// told to avoid AVX-512 (`GLIBC_TUNABLES=glibc.cpu.hwcaps=Prefer_No_AVX512`)
-/// both took 73-75 ns. MD5, whose rounds use no vector registers at all,
-/// lost as much, so it is the core's clock, not the SHA unit, that pays.
+/// C library's `memcpy`, and on CPUs with AVX-512 glibc picks its AVX-512
+/// `memcpy`/`memset`. Measured on an Intel Xeon (Sapphire Rapids class),
+/// one-shot SHA-256 of 100-byte messages took 98 ns per message on a path
+/// with such calls against 74 ns without; with glibc told to avoid AVX-512
+/// (`GLIBC_TUNABLES=glibc.cpu.hwcaps=Prefer_No_AVX512`) both took 73-75 ns.
+/// MD5, whose rounds use no vector registers at all, lost as much (184
+/// against 157 ns), so the cost is not the SHA instructions': it comes
+/// with running 512-bit instructions between the rounds.
 ///
 /// # Panics
 /// If `src` is 256 bytes or longer, or longer than `dst`.
