@@ -140,9 +140,9 @@ impl BackendKind for Backend {
         if messages < 2 || !self.is_supported() {
             return "one by one";
         }
-        match engine(self, messages) {
-            // Or one by one, for messages under 320 bytes on average
-            // (`STREAMS_MIN_MEAN`).
+        // For long messages: batches of short ones may run one by one
+        // instead (`engine`).
+        match engine(self, messages, usize::MAX) {
             Engine::ShaNiStreams => match messages {
                 2 => "sha-ni 2 streams",
                 3 => "sha-ni 3 streams",
@@ -357,21 +357,25 @@ fn avx512_supported() -> bool {
 }
 
 /// The engine `digest_many` uses for `backend` on this CPU and a batch of
-/// `messages` ([`Backend::batch_engine`] names it): the backend's own,
-/// unless the CPU also has AVX-512 and the batch is large enough to fill
-/// enough of its 16 lanes. The rule is the same on every vendor. Measured
-/// on an AMD Zen 5 core, the 16-lane engine with `k` busy lanes gives about
-/// 0.2k times the throughput of one SHA-NI stream, the 4 interleaved
-/// SHA-NI streams 1.7 times, and the 8 AVX2 lanes 0.78 times: break-even at
-/// about 9 and 4 messages. On an Intel Xeon (Sapphire Rapids class) the
-/// 16 lanes (lean rounds) give about 0.14k times one SHA-NI stream
-/// (2.2-2.3x with all 16 busy), and `sha256rnds2` is throughput-bound
-/// there, so interleaved streams gain little: break-even at about 7
-/// messages against one stream.
-fn engine(backend: Backend, messages: usize) -> Engine {
+/// `messages` of `mean` bytes on average ([`Backend::batch_engine`] names
+/// it, for long messages): the backend's own, unless the CPU also has
+/// AVX-512 and the batch is large enough to fill enough of its 16 lanes,
+/// or one by one where the messages are too short for either to gain (see
+/// [`STREAMS_MIN_MEAN`] and [`LANES_SHORT_MEAN`]). The rule is the same on
+/// every vendor. Measured on an AMD Zen 5 core, the 16-lane engine with
+/// `k` busy lanes gives about 0.2k times the throughput of one SHA-NI
+/// stream, the 4 interleaved SHA-NI streams 1.7 times, and the 8 AVX2
+/// lanes 0.78 times: break-even at about 9 and 4 messages. On an Intel
+/// Xeon (Sapphire Rapids class) the 16 lanes (lean rounds) give about
+/// 0.14k times one SHA-NI stream (2.2-2.3x with all 16 busy), and
+/// `sha256rnds2` is throughput-bound there, so interleaved streams gain
+/// little: break-even at about 7 messages against one stream.
+fn engine(backend: Backend, messages: usize, mean: usize) -> Engine {
+    let lanes_from = if mean < LANES_SHORT_MEAN { LANES_MIN_SHORT } else { 9 };
     match backend {
-        Backend::ShaNi if messages >= 9 && avx512_supported() => avx512_engine(),
+        Backend::ShaNi if messages >= lanes_from && avx512_supported() => avx512_engine(),
         Backend::Avx2 if messages >= 4 && avx512_supported() => avx512_engine(),
+        Backend::ShaNi if mean < STREAMS_MIN_MEAN => Engine::OneByOne,
         Backend::ShaNi => Engine::ShaNiStreams,
         Backend::Avx2 => Engine::Avx2Lanes,
         Backend::ArmSha => Engine::ArmShaStreams,
@@ -411,16 +415,7 @@ where
     }
     let n = inputs.len();
     let mean = inputs.iter().fold(0usize, |sum, m| sum.saturating_add(m.len())) / n.max(1);
-    let engine = match engine(backend, n) {
-        Engine::ShaNiStreams if mean < STREAMS_MIN_MEAN => Engine::OneByOne,
-        Engine::Avx512Lanes | Engine::Avx512LanesLean
-            if backend == Backend::ShaNi && mean < LANES_SHORT_MEAN && n < LANES_MIN_SHORT =>
-        {
-            Engine::OneByOne
-        }
-        engine => engine,
-    };
-    run_engine::<A>(engine, backend, inputs, outputs);
+    run_engine::<A>(engine(backend, n, mean), backend, inputs, outputs);
 }
 
 /// The shortest mean message length (bytes) at which a batch runs on
@@ -553,6 +548,26 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The rule for short messages, on whichever CPU runs it: a batch that
+    /// no engine would speed up runs one by one.
+    #[test]
+    fn short_batches_run_one_by_one() {
+        use super::{LANES_MIN_SHORT, LANES_SHORT_MEAN, STREAMS_MIN_MEAN, avx512_engine, avx512_supported, engine};
+        let lanes = |fallback| if avx512_supported() { avx512_engine() } else { fallback };
+        let shani = Backend::ShaNi;
+        assert_eq!(engine(shani, 2, 16), Engine::OneByOne);
+        assert_eq!(engine(shani, 8, STREAMS_MIN_MEAN - 1), Engine::OneByOne);
+        assert_eq!(engine(shani, 4, STREAMS_MIN_MEAN), Engine::ShaNiStreams);
+        assert_eq!(engine(shani, LANES_MIN_SHORT - 1, LANES_SHORT_MEAN - 1), Engine::OneByOne);
+        assert_eq!(engine(shani, LANES_MIN_SHORT, 0), lanes(Engine::OneByOne));
+        assert_eq!(engine(shani, 9, LANES_SHORT_MEAN), lanes(Engine::OneByOne));
+        assert_eq!(engine(shani, 9, STREAMS_MIN_MEAN), lanes(Engine::ShaNiStreams));
+        // The report's engine names describe long messages.
+        assert_eq!(engine(shani, 2, usize::MAX), Engine::ShaNiStreams);
+        assert_eq!(engine(Backend::Avx2, 2, 16), Engine::Avx2Lanes);
+        assert_eq!(engine(Backend::Portable, 64, 8192), Engine::OneByOne);
     }
 
     #[test]
