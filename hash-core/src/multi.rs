@@ -623,6 +623,21 @@ pub fn digest_many_lanes_narrowing<A: FixedAlgorithm, const N: usize>(
         }
         return;
     }
+    on_lanes::<A, N>(backend, inputs, outputs, min_active, compress_lanes);
+}
+
+/// The lanes' part of [`digest_many_lanes_narrowing`], in a function of its
+/// own: its frame holds every lane's tail buffer (for 32 MD5 lanes, five
+/// 4 KiB pages probed one by one on entry), which a batch too small for
+/// the engine must not pay for.
+#[inline(never)]
+fn on_lanes<A: FixedAlgorithm, const N: usize>(
+    backend: A::Backend,
+    inputs: &[&[u8]],
+    outputs: &mut [A::Output],
+    min_active: usize,
+    compress_lanes: impl FnMut(&mut [A::State; N], [&[u8]; N], usize),
+) {
     run_lanes::<A, N>(backend, A::PADDING, inputs, min_active, compress_lanes, |job, state| {
         let mut out = A::Output::zeroed();
         A::output(state, &mut out);
