@@ -384,9 +384,9 @@ fn cpu_engine(backend: Backend) -> Engine {
 /// tails padded in memory) weigh most. With 7 of the 16 AVX-512 lanes busy
 /// they ran at 0.91-0.93x of `sha-ni-avx512` one by one (8 lanes:
 /// 1.03-1.04x; 7 lanes on 60- or 120-byte messages: 1.31x, 1.02x; Intel
-/// Xeon, Sapphire Rapids class), so such batches need one more message
-/// when they leave a SHA-NI backend (`sha-ni`, one message slower than
-/// `sha-ni-avx512`, starts the lanes a message earlier already).
+/// Xeon, Sapphire Rapids class), so such batches need one more message to
+/// leave `sha-ni-avx512`, and likewise `sha-ni` (not measured; its
+/// threshold is already one message lower, its single stream slower).
 fn batch_engine(backend: Backend, messages: usize, mean: usize) -> Engine {
     let engine = cpu_engine(backend);
     let two_single_steps = (64..120).contains(&mean)
