@@ -683,7 +683,19 @@ pub fn digest_xof_many_lanes<A: XofAlgorithm, const N: usize>(
         }
         return;
     }
-    let mut compress_lanes = compress_lanes;
+    xof_on_lanes::<A, N>(backend, inputs, outputs, min_active, compress_lanes);
+}
+
+/// The lanes' part of [`digest_xof_many_lanes`], never inlined for the same
+/// reason as [`on_lanes`].
+#[inline(never)]
+fn xof_on_lanes<A: XofAlgorithm, const N: usize>(
+    backend: A::Backend,
+    inputs: &[&[u8]],
+    outputs: &mut [&mut [u8]],
+    min_active: usize,
+    mut compress_lanes: impl FnMut(&mut [[u64; 25]; N], [&[u8]; N]),
+) {
     let compress = |states: &mut [[u64; 25]; N], data: [&[u8]; N], _busy: usize| compress_lanes(states, data);
     run_lanes::<A, N>(backend, Padding::Keccak(A::DOMAIN), inputs, min_active, compress, |job, state| {
         XofReader::<A>::new(backend, *state).read(outputs[job]);

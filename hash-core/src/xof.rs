@@ -127,8 +127,14 @@ impl<A: XofAlgorithm> Xof<A> {
         Self::xof_many_unchecked(checked(backend), inputs, outputs);
     }
 
+    /// One message takes the one-shot path (as `Hasher::digest_many`'s
+    /// does), more go to the algorithm's batch engine.
     fn xof_many_unchecked(backend: A::Backend, inputs: &[&[u8]], outputs: &mut [&mut [u8]]) {
-        A::digest_xof_many(backend, inputs, outputs);
+        if let ([input], [output]) = (inputs, &mut *outputs) {
+            digest_xof_with::<A>(backend, input, output);
+        } else {
+            A::digest_xof_many(backend, inputs, outputs);
+        }
     }
 }
 
