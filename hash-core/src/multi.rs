@@ -295,6 +295,13 @@ struct Queue<'i, 'a> {
     entered: usize,
 }
 
+/// The mean length of `inputs` in bytes (0 for no messages), which the
+/// crates' engine rules weigh besides the batch's size.
+#[inline]
+pub fn mean_len(inputs: &[&[u8]]) -> usize {
+    inputs.iter().fold(0usize, |sum, m| sum.saturating_add(m.len())) / inputs.len().max(1)
+}
+
 /// The shortest and the longest length in `inputs` (`(usize::MAX, 0)` for
 /// none).
 #[inline]
@@ -618,10 +625,7 @@ pub fn digest_many_lanes_narrowing<A: FixedAlgorithm, const N: usize>(
     if inputs.len() < min_active {
         // Too few messages to pay for the engine: the one-shot path, which
         // skips the lanes' setup (their tail buffers, the queue).
-        for (input, output) in inputs.iter().zip(outputs.iter_mut()) {
-            *output = crate::fixed::digest_with::<A>(backend, input);
-        }
-        return;
+        return one_by_one::<A>(backend, inputs, outputs);
     }
     on_lanes::<A, N>(backend, inputs, outputs, min_active, compress_lanes);
 }
@@ -657,7 +661,12 @@ fn on_lanes<A: FixedAlgorithm, const N: usize>(
 #[track_caller]
 pub fn digest_one_by_one<A: FixedAlgorithm>(backend: A::Backend, inputs: &[&[u8]], outputs: &mut [A::Output]) {
     crate::check_batch(inputs.len(), outputs.len());
-    let backend = crate::fixed::checked(backend);
+    one_by_one::<A>(crate::fixed::checked(backend), inputs, outputs);
+}
+
+/// [`digest_one_by_one`] for a backend and slices the caller has checked.
+#[inline]
+fn one_by_one<A: FixedAlgorithm>(backend: A::Backend, inputs: &[&[u8]], outputs: &mut [A::Output]) {
     for (input, output) in inputs.iter().zip(outputs.iter_mut()) {
         *output = crate::fixed::digest_with::<A>(backend, input);
     }

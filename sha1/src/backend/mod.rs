@@ -407,9 +407,8 @@ pub(crate) fn digest_many(backend: Backend, inputs: &[&[u8]], outputs: &mut [[u8
     if !backend.is_supported() {
         unsupported(backend)
     }
-    let n = inputs.len();
-    let mean = inputs.iter().fold(0usize, |sum, m| sum.saturating_add(m.len())) / n.max(1);
-    run_engine(batch_engine(backend, n, mean), backend, inputs, outputs);
+    let engine = batch_engine(backend, inputs.len(), hash_core::multi::mean_len(inputs));
+    run_engine(engine, backend, inputs, outputs);
 }
 
 /// Run `engine`, finishing stragglers with the single-stream `backend`,

@@ -413,9 +413,8 @@ where
     if !backend.is_supported() {
         unsupported(backend)
     }
-    let n = inputs.len();
-    let mean = inputs.iter().fold(0usize, |sum, m| sum.saturating_add(m.len())) / n.max(1);
-    run_engine::<A>(engine(backend, n, mean), backend, inputs, outputs);
+    let engine = engine(backend, inputs.len(), hash_core::multi::mean_len(inputs));
+    run_engine::<A>(engine, backend, inputs, outputs);
 }
 
 /// The shortest mean message length (bytes) at which a batch runs on
