@@ -27,7 +27,7 @@
 // `digest` 0.10 / `block-buffer` 0.10 line this crate interoperates with is
 // built on 0.14.
 #![allow(deprecated)]
-#![cfg_attr(docsrs, feature(doc_auto_cfg))]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 // The unit tests use `std` (`Vec`, `format!`) in every feature set, so that
 // `cargo test --no-default-features` builds.

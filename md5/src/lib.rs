@@ -40,6 +40,7 @@
 //! ```
 #![no_std]
 #![warn(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #[cfg(test)]
 extern crate std;
 
@@ -108,3 +109,8 @@ pub mod algorithm {
         }
     }
 }
+
+// The crate README's example, compiled and run as a doc test.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctest;

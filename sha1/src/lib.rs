@@ -35,6 +35,7 @@
 //! ```
 #![no_std]
 #![warn(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 extern crate std;
 
 mod backend;
@@ -116,3 +117,8 @@ pub mod algorithm {
         }
     }
 }
+
+// The crate README's example, compiled and run as a doc test.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctest;

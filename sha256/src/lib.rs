@@ -44,6 +44,7 @@
 //! | [`Backend::Portable`] | safe Rust | one after another |
 #![no_std]
 #![warn(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 #[cfg(test)]
 extern crate std;
@@ -142,3 +143,8 @@ pub mod algorithm {
     sha2_32!(Sha256, "SHA-256", consts::H256, U32, 32);
     sha2_32!(Sha224, "SHA-224", consts::H224, U28, 28);
 }
+
+// The crate README's example, compiled and run as a doc test.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctest;

