@@ -232,6 +232,12 @@ impl<A: FixedAlgorithm> Hasher<A> {
         Ok(Self::from_core(Core::new_unchecked(backend.check()?)))
     }
 
+    /// A hasher on `backend`, which the caller has checked.
+    #[inline]
+    pub(crate) fn from_checked(backend: A::Backend) -> Self {
+        Self::from_core(Core::new_unchecked(backend))
+    }
+
     #[inline]
     fn from_core(core: Core<A>) -> Self {
         Hasher { core, buffer: EagerBuffer::default() }
@@ -322,7 +328,7 @@ impl<A: FixedAlgorithm> Hasher<A> {
 /// the one-shot path (no engine gains on a lone message), more go to the
 /// algorithm's batch engine.
 #[inline]
-fn many<A: FixedAlgorithm>(backend: A::Backend, inputs: &[&[u8]], outputs: &mut [A::Output]) {
+pub(crate) fn many<A: FixedAlgorithm>(backend: A::Backend, inputs: &[&[u8]], outputs: &mut [A::Output]) {
     if let ([input], [output]) = (inputs, &mut *outputs) {
         *output = digest_with::<A>(backend, input);
     } else {

@@ -41,7 +41,9 @@ mod digest011_impls;
 #[cfg(feature = "digest")]
 mod digest_impls;
 mod fixed;
+pub mod merkle;
 pub mod multi;
+mod pairs;
 #[cfg(feature = "testing")]
 pub mod testing;
 mod xof;
@@ -51,6 +53,7 @@ pub use block_buffer;
 pub use fixed::{Core, Hasher, compress_final_buffered, padded_rows};
 pub use generic_array;
 pub use generic_array::typenum;
+pub use pairs::{BatchError, hash_pairs_gathered, hash_prefixed_gathered};
 pub use xof::{Xof, XofReader};
 
 #[cfg(feature = "digest")]
@@ -180,6 +183,33 @@ pub trait FixedAlgorithm: Algorithm {
         for (input, output) in inputs.iter().zip(outputs.iter_mut()) {
             *output = fixed::digest_with::<Self>(backend, input);
         }
+    }
+
+    /// Hash each pair of adjacent nodes: `out[i] = H(nodes[2i] || nodes[2i + 1])`
+    /// (see [`Hasher::hash_pairs`]).
+    ///
+    /// The default gathers the pairs into a stack buffer and runs them on
+    /// [`FixedAlgorithm::digest_many`] ([`hash_pairs_gathered`]); crates
+    /// override it with engines specialised for the fixed length. Like
+    /// [`FixedAlgorithm::digest_many`] this is reachable from safe code
+    /// with any backend and any slices: implementations check both.
+    ///
+    /// # Panics
+    /// If `nodes.len() != 2 * out.len()`, or `backend` is not supported.
+    fn hash_pairs(backend: Self::Backend, nodes: &[Self::Output], out: &mut [Self::Output]) {
+        hash_pairs_gathered::<Self>(backend, nodes, out);
+    }
+
+    /// Hash `prefix` followed by each body: `out[i] = H(prefix || bodies[i])`
+    /// (see [`Hasher::hash_prefixed_many`]).
+    ///
+    /// The default is [`hash_prefixed_gathered`]; the same contract as
+    /// [`FixedAlgorithm::hash_pairs`] applies to overrides.
+    ///
+    /// # Panics
+    /// If `bodies.len() != out.len()`, or `backend` is not supported.
+    fn hash_prefixed_many(backend: Self::Backend, prefix: &[u8], bodies: &[&[u8]], out: &mut [Self::Output]) {
+        hash_prefixed_gathered::<Self>(backend, prefix, bodies, out);
     }
 }
 
