@@ -35,6 +35,7 @@
 //! ```
 #![no_std]
 #![warn(missing_docs)]
+#[cfg(test)]
 extern crate std;
 
 mod backend;
