@@ -36,6 +36,8 @@
 #![no_std]
 #![warn(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
+
+#[cfg(test)]
 extern crate std;
 
 mod backend;
