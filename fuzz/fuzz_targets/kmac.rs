@@ -8,7 +8,6 @@
 //! tag of another length, or the fuzzer's bytes.
 #![no_main]
 
-use hash_core::BackendKind;
 use hashes_fuzz::{Input, backends, expand, portable};
 use libfuzzer_sys::fuzz_target;
 use sha3::{Backend, Kmac128, Kmac256};
