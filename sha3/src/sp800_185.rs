@@ -186,10 +186,67 @@ macro_rules! cshake {
                 self.inner.finalize_xof()
             }
 
+            /// The shortest tag [`Self::verify`] accepts: 4 bytes (32
+            /// bits), the shortest output SP 800-185 §8.4.2 allows KMAC
+            /// as a MAC (and below 64 bits only after a risk analysis).
+            pub const MIN_TAG_LEN: usize = 4;
+
             /// Whether `tag` is the KMAC of the message with L =
             /// `tag.len()` bytes, compared in time independent of the
             /// tag's contents (it depends on its length only).
-            pub fn verify(mut self, tag: &[u8]) -> bool {
+            ///
+            /// A tag shorter than [`Self::MIN_TAG_LEN`] (4 bytes) is
+            /// refused: `false` whatever the message and key, so an empty
+            /// or 1-byte tag cannot stand for a forged message.
+            ///
+            /// The tag's length is still the caller's: `verify` checks L
+            /// = `tag.len()` bytes, so an attacker who may send a 4-byte
+            /// tag has 2^32 guesses' odds, not those of the length the
+            /// protocol means. Check the tag length your protocol expects,
+            /// or use [`Self::verify_len`], which does.
+            ///
+            /// ```
+            #[doc = concat!("let mut mac = sha3::", stringify!($kmac), "::new(b\"key\", b\"\");")]
+            /// mac.update(b"message");
+            /// let mut tag = [0u8; 32];
+            /// mac.clone().finalize_into(&mut tag);
+            /// assert!(mac.clone().verify(&tag));
+            /// assert!(!mac.clone().verify(&[]), "an empty tag is refused");
+            /// let mut short = [0u8; 3];
+            /// mac.clone().finalize_into(&mut short);
+            /// assert!(!mac.verify(&short), "so is a genuine 3-byte tag");
+            /// ```
+            pub fn verify(self, tag: &[u8]) -> bool {
+                if tag.len() < Self::MIN_TAG_LEN {
+                    return false;
+                }
+                self.verify_any_len(tag)
+            }
+
+            /// [`Self::verify`] for a protocol with a fixed tag length:
+            /// `false` unless `tag.len() == expected_len` (and then as
+            /// `verify`, so `expected_len` below [`Self::MIN_TAG_LEN`]
+            /// never verifies).
+            ///
+            /// ```
+            #[doc = concat!("let mut mac = sha3::", stringify!($kmac), "::new(b\"key\", b\"\");")]
+            /// mac.update(b"message");
+            /// let mut tag = [0u8; 32];
+            /// mac.clone().finalize_into(&mut tag);
+            /// assert!(mac.clone().verify_len(&tag, 32));
+            /// let mut short = [0u8; 8];
+            /// mac.clone().finalize_into(&mut short);
+            /// assert!(mac.clone().verify(&short), "a genuine 8-byte tag");
+            /// assert!(!mac.verify_len(&short, 32), "but not the 32 bytes expected");
+            /// ```
+            pub fn verify_len(self, tag: &[u8], expected_len: usize) -> bool {
+                tag.len() == expected_len && self.verify(tag)
+            }
+
+            /// The comparison behind `verify`: KMAC with L = `tag.len()`
+            /// bytes against `tag`, OR-ing the differences of every byte
+            /// (no early exit), so the time depends on the length only.
+            fn verify_any_len(mut self, tag: &[u8]) -> bool {
                 self.inner.update(right_encode(bits(tag.len())).as_bytes());
                 let mut reader = self.inner.finalize_xof();
                 let mut diff = 0u8;

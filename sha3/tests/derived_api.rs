@@ -233,7 +233,7 @@ fn cshake_without_strings_is_shake() {
 }
 
 /// KMAC: `verify` accepts the tag and rejects any one-bit change or a
-/// different length; L = 0 works; KMAC of length L is not a prefix of a
+/// different length; L = 0 works in `finalize_into`; KMAC of length L is not a prefix of a
 /// longer one (L is encoded); `digest::Mac` gives the 32-/64-byte tag
 /// (with the `digest` feature).
 #[test]
@@ -250,7 +250,9 @@ fn kmac_verify_and_lengths() {
         assert!(!k.clone().verify(&bad), "bit {bit}");
     }
     assert!(!k.clone().verify(&tag[..99]), "a truncated tag is another KMAC (L is encoded)");
-    assert!(k.clone().verify(&[]), "L = 0");
+    assert!(!k.clone().verify(&[]), "an empty tag is refused (issue 24)");
+    let mut empty = [0u8; 0];
+    k.clone().finalize_into(&mut empty);
     let mut short = [0u8; 32];
     k.clone().finalize_into(&mut short);
     assert_ne!(short, tag[..32], "L is part of the input");
@@ -327,3 +329,91 @@ fn debug_is_quiet() {
     let text = format!("{:?}", KangarooTwelve::new(b"C"));
     assert!(text.contains("KT128"), "{text}");
 }
+
+/// The tags of `len` bytes for `mac`'s message.
+fn kmac_tag<M: Clone>(mac: &M, len: usize, finalize: fn(M, &mut [u8])) -> Vec<u8> {
+    let mut tag = vec![0u8; len];
+    finalize(mac.clone(), &mut tag);
+    tag
+}
+
+macro_rules! kmac_verify_checks {
+    ($fn:ident, $ty:ident, $seed:literal) => {
+        /// Issue 24: tags shorter than 4 bytes are refused for every key,
+        /// customization and message (the genuine short tag, every 1-byte
+        /// tag, random ones), by `verify` and `verify_len`; genuine tags of
+        /// 4 bytes and more verify; one flipped bit anywhere in a tag, or a
+        /// length other than the expected one, does not.
+        #[test]
+        fn $fn() {
+            let mut rng = Rng::new($seed);
+            let fin: fn($ty, &mut [u8]) = $ty::finalize_into;
+            assert_eq!($ty::MIN_TAG_LEN, 4);
+            let mut refused = 0usize;
+            for round in 0..300 {
+                let key_len = [0, 1, 16, 32, 167, 168, 169, 500][rng.below(8)];
+                let key = rng.bytes(key_len);
+                let custom_len = [0, 1, 20, 200][rng.below(4)];
+                let custom = rng.bytes(custom_len);
+                let msg_len = rng.below(600);
+                let msg = rng.bytes(msg_len);
+                let mut mac = $ty::new(&key, &custom);
+                in_random_pieces(&mut rng, &msg, |p| mac.update(p));
+                let ctx = format!(
+                    "round {round}: key {} bytes, S {} bytes, message {} bytes",
+                    key.len(),
+                    custom.len(),
+                    msg.len()
+                );
+                for len in 0..$ty::MIN_TAG_LEN {
+                    let genuine = kmac_tag(&mac, len, fin);
+                    assert!(!mac.clone().verify(&genuine), "{ctx}: the genuine {len}-byte tag is refused");
+                    assert!(!mac.clone().verify_len(&genuine, len), "{ctx}: verify_len, {len} bytes expected");
+                    let random = rng.bytes(len);
+                    assert!(!mac.clone().verify(&random), "{ctx}: a random {len}-byte tag");
+                    refused += 3;
+                }
+                if round < 4 {
+                    // Every 1-byte tag: the 256 guesses of a forger.
+                    for b in 0..=255u8 {
+                        assert!(!mac.clone().verify(&[b]), "{ctx}: 1-byte tag {b:#04x}");
+                    }
+                    refused += 256;
+                }
+                let len = [4, 5, 7, 8, 16, 31, 32, 33, 64, 65, 135, 136, 137, 168, 169, 300][rng.below(16)];
+                let tag = kmac_tag(&mac, len, fin);
+                assert!(mac.clone().verify(&tag), "{ctx}: the genuine {len}-byte tag verifies");
+                assert!(mac.clone().verify_len(&tag, len), "{ctx}: verify_len({len})");
+                for other in [0, 1, 3, 4, len - 1, len + 1, 2 * len] {
+                    if other != len {
+                        assert!(!mac.clone().verify_len(&tag, other), "{ctx}: {len}-byte tag, {other} expected");
+                    }
+                }
+                let bit = rng.below(8 * len);
+                let mut bad = tag.clone();
+                bad[bit / 8] ^= 1 << (bit % 8);
+                assert!(!mac.clone().verify(&bad), "{ctx}: {len}-byte tag, bit {bit} flipped");
+                assert!(!mac.clone().verify_len(&bad, len), "{ctx}: verify_len, bit {bit} flipped");
+            }
+            // Every bit of a 4-byte and of a full-size tag, one at a time.
+            let mut mac = $ty::new(b"key", b"");
+            mac.update(b"message");
+            for len in [4, 32, 64] {
+                let tag = kmac_tag(&mac, len, fin);
+                assert!(mac.clone().verify(&tag));
+                for bit in 0..8 * len {
+                    let mut bad = tag.clone();
+                    bad[bit / 8] ^= 1 << (bit % 8);
+                    assert!(!mac.clone().verify(&bad), "{len}-byte tag, bit {bit} flipped");
+                }
+            }
+            say(format_args!(
+                "{}: {refused} tags shorter than 4 bytes refused; 300 genuine tags of 4-300 bytes verified",
+                stringify!($ty)
+            ));
+        }
+    };
+}
+
+kmac_verify_checks!(kmac128_verify_refuses_short_tags, Kmac128, 0x6b6d_0128);
+kmac_verify_checks!(kmac256_verify_refuses_short_tags, Kmac256, 0x6b6d_0256);

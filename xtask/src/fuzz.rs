@@ -13,6 +13,7 @@ const TARGETS: &[(&str, &str)] = &[
     ("xof", "SHAKE output read in pieces vs one long read"),
     ("batch", "digest_many / digest_xof_many batches (repeated, overlapping slices) vs one by one"),
     ("openssl", "our digests vs OpenSSL's libcrypto 3 (loaded at run time)"),
+    ("kmac", "KMAC verify / verify_len vs the tag recomputed (short, flipped, other-length, fuzzer tags)"),
 ];
 
 const HELP: &str = "usage: cargo xtask fuzz [--seconds N] [--build-only] [TARGET...]
