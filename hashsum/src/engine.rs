@@ -164,7 +164,10 @@ impl<'a> Worker<'a> {
         };
         for (i, source) in sources.iter().enumerate() {
             let result = match source {
-                Source::Stdin => self.read(i, &mut io::stdin().lock(), None, &mut run.digests),
+                Source::Stdin => match crate::sys::stdin() {
+                    Ok(mut stdin) => self.read(i, &mut stdin, None, &mut run.digests),
+                    Err(e) => Err(e),
+                },
                 Source::Path(path) => match File::open(path) {
                     Ok(file) => self.read(i, &mut &file, Some(&file), &mut run.digests),
                     Err(e) => Err(e),
