@@ -480,8 +480,14 @@ mod cli {
                     Ok(())
                 }
                 Err(e) => {
-                    ok = false;
-                    out.error(&[&quotef(name), b": ", os_message(&e).as_bytes()]);
+                    match e.get_ref().and_then(|inner| inner.downcast_ref::<engine::Skipped>()) {
+                        // Reported, not a failure: -r hashes regular files.
+                        Some(skipped) => out.error(&[&quotef(name), b": ", skipped.to_string().as_bytes()]),
+                        None => {
+                            ok = false;
+                            out.error(&[&quotef(name), b": ", os_message(&e).as_bytes()]);
+                        }
+                    }
                     Ok(())
                 }
             }
@@ -513,11 +519,14 @@ mod cli {
         line.push(if opts.zero { 0 } else { b'\n' });
     }
 
-    /// `-r`: the files under `dir`, depth first, each directory's entries
-    /// sorted by name (bytewise). Symbolic links to files are hashed; links
-    /// to directories are not followed (no cycles). An unreadable directory
-    /// becomes an error in its place.
+    /// `-r`: the regular files under `dir`, depth first, each directory's
+    /// entries sorted by name (bytewise). Symbolic links to files are
+    /// hashed; links to directories are not followed (no cycles). An
+    /// unreadable directory becomes an error in its place; a FIFO, socket
+    /// or device (reading could block or never end) is reported in its
+    /// place and skipped.
     fn walk(dir: &Path, name: Vec<u8>, names: &mut Vec<Vec<u8>>, sources: &mut Vec<Source>) {
+        use std::os::unix::fs::FileTypeExt;
         let fail = |e: io::Error| Source::Failed(e.raw_os_error().unwrap_or(0));
         let entries = match fs::read_dir(dir) {
             Ok(rd) => rd.collect::<Result<Vec<_>, _>>(),
@@ -539,16 +548,37 @@ mod cli {
             }
             child.extend_from_slice(entry.file_name().as_bytes());
             let path = entry.path();
-            let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
-            let is_link = entry.file_type().is_ok_and(|t| t.is_symlink());
-            if is_dir {
+            let kind = match entry.file_type() {
+                Ok(t) if t.is_symlink() => match fs::metadata(&path) {
+                    Ok(m) if m.is_dir() => continue,
+                    Ok(m) => m.file_type(),
+                    // A dangling link: opening it says why.
+                    Err(_) => t,
+                },
+                Ok(t) => t,
+                Err(e) => {
+                    names.push(child);
+                    sources.push(fail(e));
+                    continue;
+                }
+            };
+            let skipped = |what| Source::Skipped(what);
+            let source = if kind.is_dir() {
                 walk(&path, child, names, sources);
-            } else if is_link && fs::metadata(&path).is_ok_and(|m| m.is_dir()) {
                 continue;
+            } else if kind.is_fifo() {
+                skipped("FIFO")
+            } else if kind.is_socket() {
+                skipped("socket")
+            } else if kind.is_char_device() {
+                skipped("character device")
+            } else if kind.is_block_device() {
+                skipped("block device")
             } else {
-                names.push(child);
-                sources.push(Source::Path(path));
-            }
+                Source::Path(path)
+            };
+            names.push(child);
+            sources.push(source);
         }
     }
 

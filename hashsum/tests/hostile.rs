@@ -369,3 +369,230 @@ t tree/locked-dir; echo "status $?"
     let out = same_scripts("sha256sum", &place, ours, theirs, User::Unprivileged);
     assert!(String::from_utf8_lossy(&out.stderr).contains("tree/locked-dir: Permission denied"), "{}", out.show());
 }
+
+/// The lines (without the status lines) GNU's `tool` prints for `files`.
+fn gnu_lines(tool: &str, dir: &Path, files: &[&str]) -> Vec<u8> {
+    let out = Command::new(gnu_tool(tool)).args(files).current_dir(dir).output().expect("GNU runs");
+    assert!(out.status.success(), "{tool} {files:?}");
+    out.stdout
+}
+
+/// Thread creation refused (`prlimit --nproc=1` as an unprivileged user;
+/// root is exempt from the limit): the main thread does the work, large
+/// files included, with and without `-j`.
+#[test]
+fn refused_threads_still_hash() {
+    let place = output_place();
+    fs::write(place.dir.join("big"), contents(700_000, 9)).unwrap();
+    let theirs = r#"t f0 big f1; echo "status $?""#;
+    for jobs in ["", "-j 1", "-j 4"] {
+        let ours = format!(r#"prlimit --nproc=1 -- "$HASHSUM" -a sha256 {jobs} f0 big f1; echo "status $?""#);
+        let out = same_scripts("sha256sum", place, &ours, theirs, User::Unprivileged);
+        assert!(out.stdout.ends_with(b"status 0\n"));
+    }
+}
+
+/// Few descriptors (`ulimit -n 8`) and many threads: every file is hashed
+/// (workers wait for descriptors rather than fail files).
+#[test]
+fn few_descriptors_still_hash() {
+    let place = output_place();
+    let theirs = r#"t many/*; echo "status $?""#;
+    let ours = r#"prlimit --nofile=8 -- "$HASHSUM" -a md5 -j 64 -r many; echo "status $?""#;
+    let out = same_scripts("md5sum", place, ours, theirs, User::Same);
+    assert!(out.stdout.ends_with(b"status 0\n"));
+}
+
+/// `-r` hashes regular files only: a FIFO, a socket and devices (through
+/// links) are named and skipped, without blocking or reading for ever; the
+/// status stays 0. A FIFO named on the command line is read, as GNU does.
+#[test]
+fn recursive_skips_special_files() {
+    let place = place("special");
+    let d = &place.dir;
+    fs::create_dir_all(d.join("tree/sub")).unwrap();
+    fs::write(d.join("tree/a"), b"a\n").unwrap();
+    fs::write(d.join("tree/sub/b"), b"b\n").unwrap();
+    let made = Command::new("mkfifo").arg(d.join("tree/fifo")).status().expect("mkfifo");
+    assert!(made.success());
+    let _socket = std::os::unix::net::UnixListener::bind(d.join("tree/sock")).expect("a socket");
+    std::os::unix::fs::symlink("/dev/zero", d.join("tree/zero")).unwrap();
+    std::os::unix::fs::symlink("/dev/null", d.join("tree/null")).unwrap();
+    let out =
+        script(&place.bin, "sha256sum", &place, r#"h -a sha256 -j 2 -r tree; echo "status $?""#, User::Same, LIMIT);
+    let mut expected = gnu_lines("sha256sum", d, &["tree/a", "tree/sub/b"]);
+    expected.extend_from_slice(b"status 0\n");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&expected));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "hashsum: tree/fifo: not a regular file (FIFO): skipped\n\
+         hashsum: tree/null: not a regular file (character device): skipped\n\
+         hashsum: tree/sock: not a regular file (socket): skipped\n\
+         hashsum: tree/zero: not a regular file (character device): skipped\n"
+    );
+    let named = r#"(sleep 0.2; echo data >tree/fifo) & t tree/fifo; echo "status $?"; wait"#;
+    same_script("sha256sum", &place, named, User::Same);
+}
+
+/// `--check` streams: an endless check input gets its first lines checked
+/// and printed at once (GNU's `head -n 2` ends the pipeline, 141).
+#[test]
+fn endless_check_input_is_checked_as_it_comes() {
+    let place = output_place();
+    let script = r#"
+set -o pipefail
+line=$(t f1)
+yes "$line" | t -c | head -n 2; echo "status $?"
+yes "$line" | t -c - | head -n 2; echo "status $?"
+"#;
+    let out = same_script("sha256sum", place, script, User::Same);
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "f1: OK\nf1: OK\nstatus 141\nf1: OK\nf1: OK\nstatus 141\n");
+}
+
+/// The peak resident memory (`VmHWM`) of a child, polled until it exits.
+fn peak_rss_kib(child: &mut std::process::Child) -> u64 {
+    let status = format!("/proc/{}/status", child.id());
+    let mut peak = 0;
+    loop {
+        if let Ok(text) = fs::read_to_string(&status)
+            && let Some(line) = text.lines().find(|l| l.starts_with("VmHWM:"))
+        {
+            peak = peak.max(line.split_whitespace().nth(1).and_then(|v| v.parse().ok()).unwrap_or(0));
+        }
+        if child.try_wait().expect("wait").is_some() {
+            return peak;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+/// A check file of 300,000 lines (75 MB) on standard input: memory stays
+/// under 64 MiB (the whole input held would be several times that).
+#[test]
+fn long_check_input_in_bounded_memory() {
+    if !Path::new("/proc/self/status").exists() {
+        println!("skipped: no /proc to read the peak memory from");
+        return;
+    }
+    let place = output_place();
+    let name = "missing-".repeat(20);
+    let line = format!("{}  {name}\n", "0".repeat(64));
+    let lines = 300_000;
+    let mut child = Command::new(&place.bin)
+        .arg0("sha256sum")
+        .args(["-c", "--ignore-missing"])
+        .current_dir(&place.dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("runs");
+    let mut stdin = child.stdin.take().unwrap();
+    let feeder = std::thread::spawn(move || {
+        use std::io::Write;
+        let block = line.repeat(1000);
+        for _ in 0..lines / 1000 {
+            stdin.write_all(block.as_bytes()).expect("the checker reads all");
+        }
+    });
+    let peak = peak_rss_kib(&mut child);
+    feeder.join().unwrap();
+    let mut err = String::new();
+    child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
+    assert_eq!(err, "sha256sum: 'standard input': no file was verified\n");
+    println!("peak resident memory: {peak} KiB for {} MB of check lines", lines * (66 + 160) / 1_000_000);
+    assert!(peak > 0 && peak < 64 << 10, "peak resident memory {peak} KiB");
+}
+
+/// XOF `--check` without `-l`: a digest under 16 bytes checks too little
+/// and one over 1 KiB is refused (improperly formatted, quickly, whatever
+/// its size); with `-l` asking for exactly that length, they are checked.
+#[test]
+fn xof_check_lengths_are_bounded() {
+    let place = place("xof");
+    let d = &place.dir;
+    fs::write(d.join("f"), b"data\n").unwrap();
+    let hs = |args: &[&str]| {
+        let out = Command::new(&place.bin).arg0("hashsum").args(args).current_dir(d).output().expect("runs");
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    for (len, accepted) in [("1", false), ("15", false), ("16", true), ("1024", true), ("1025", false)] {
+        let (_, line, _) = hs(&["-a", "shake128", "-l", len, "f"]);
+        fs::write(d.join("sums"), &line).unwrap();
+        let unasked = hs(&["-a", "shake128", "-c", "sums"]);
+        if accepted {
+            assert_eq!(unasked, (Some(0), "f: OK\n".into(), String::new()), "{len} bytes");
+        } else {
+            assert_eq!(
+                unasked,
+                (Some(1), String::new(), "hashsum: sums: no properly formatted checksum lines found\n".into()),
+                "{len} bytes"
+            );
+        }
+        let asked = hs(&["-a", "shake128", "-l", len, "-c", "sums"]);
+        assert_eq!(asked, (Some(0), "f: OK\n".into(), String::new()), "-l {len}");
+    }
+    // A 4 MB digest line.
+    fs::write(d.join("huge"), format!("{}  f\n", "ab".repeat(2 << 20))).unwrap();
+    let start = Instant::now();
+    let out = hs(&["-a", "shake128", "-c", "huge"]);
+    assert_eq!(out.0, Some(1), "{out:?}");
+    assert!(out.2.contains("no properly formatted checksum lines found"), "{out:?}");
+    println!("a 4 MB line refused in {:?}", start.elapsed());
+}
+
+/// Output to a terminal is flushed line by line: the first file's line
+/// shows while the next file (a FIFO with no writer yet) blocks. The
+/// terminal is `script`'s (util-linux).
+#[test]
+fn terminal_output_is_flushed_per_line() {
+    if Command::new("script").arg("--version").output().is_err() {
+        println!("skipped: `script` (util-linux) is not installed, no terminal to test with");
+        return;
+    }
+    let place = place("tty");
+    let d = &place.dir;
+    fs::write(d.join("first"), b"first\n").unwrap();
+    assert!(Command::new("mkfifo").arg(d.join("fifo")).status().unwrap().success());
+    let expected = String::from_utf8(gnu_lines("sha256sum", d, &["first"])).unwrap();
+    let command = format!("exec -a sha256sum {} first fifo", place.bin.display());
+    let mut child = Command::new("script")
+        .args(["-qfec", &command, "/dev/null"])
+        .current_dir(d)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("script runs");
+    let mut pipe = child.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut buf = [0u8; 4096];
+        while let Ok(n) = pipe.read(&mut buf) {
+            if n == 0 || tx.send(buf[..n].to_vec()).is_err() {
+                break;
+            }
+        }
+    });
+    let mut seen = Vec::new();
+    let hex = &expected[..64];
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !String::from_utf8_lossy(&seen).contains(hex) {
+        match rx.recv_timeout(Duration::from_millis(50)) {
+            Ok(chunk) => seen.extend_from_slice(&chunk),
+            Err(_) if Instant::now() > deadline => {
+                let _ = child.kill();
+                panic!("the first line did not show while the FIFO blocked: {:?}", String::from_utf8_lossy(&seen));
+            }
+            Err(_) => {}
+        }
+    }
+    // Now give the FIFO a writer; the program finishes.
+    fs::write(d.join("fifo"), b"late\n").unwrap();
+    let status = child.wait().unwrap();
+    assert!(status.success());
+}
