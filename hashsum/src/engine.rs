@@ -13,9 +13,9 @@
 use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{self, IsTerminal, Read, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::mpsc;
+use std::sync::{Condvar, Mutex, mpsc};
 use std::time::{Duration, Instant};
 
 use crate::algo::{Algo, Stream};
@@ -39,7 +39,22 @@ pub(crate) enum Source {
     /// Known to fail already (an unreadable directory found by `-r`): the OS
     /// error code to report.
     Failed(i32),
+    /// Not a regular file, found by `-r` (a FIFO, socket or device, which
+    /// could block or never end): reported in its place, not read.
+    Skipped(&'static str),
 }
+
+/// The error of a [`Source::Skipped`]: what kind of file it is.
+#[derive(Debug)]
+pub(crate) struct Skipped(pub(crate) &'static str);
+
+impl std::fmt::Display for Skipped {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "not a regular file ({}): skipped", self.0)
+    }
+}
+
+impl std::error::Error for Skipped {}
 
 /// The results of one run of files, in order.
 struct Run {
@@ -74,13 +89,17 @@ pub(crate) fn hash_all(
     let counters = Counters { files: AtomicUsize::new(0), bytes: AtomicU64::new(0) };
     let mut bar = progress.then(|| Bar::new(sources.len()));
 
+    let open = OpenFiles::default();
     std::thread::scope(|scope| {
         let (tx, rx) = mpsc::channel::<Run>();
+        // Threads are an optimisation: start as many as allowed, and with
+        // none (thread creation refused) the main thread does the work.
+        let mut spawned = 0;
         for _ in 0..jobs {
             let tx = tx.clone();
-            let (next, stop, counters) = (&next, &stop, &counters);
-            scope.spawn(move || {
-                let mut worker = Worker::new(algo, len, jobs > 1, counters);
+            let (next, stop, counters, open) = (&next, &stop, &counters, &open);
+            let work = move || {
+                let mut worker = Worker::new(algo, len, jobs > 1, counters, open);
                 loop {
                     let start = next.fetch_add(run_len, Ordering::Relaxed);
                     if start >= sources.len() || stop.load(Ordering::Relaxed) {
@@ -92,9 +111,41 @@ pub(crate) fn hash_all(
                         break;
                     }
                 }
-            });
+            };
+            if std::thread::Builder::new().spawn_scoped(scope, work).is_err() {
+                break;
+            }
+            spawned += 1;
         }
         drop(tx);
+
+        let mut emit_run = |run: Run| -> io::Result<()> {
+            for (i, error) in run.errors.into_iter().enumerate() {
+                let result = match error {
+                    None => Ok(&run.digests[i * len..(i + 1) * len]),
+                    Some(e) => Err(e),
+                };
+                emit(run.start + i, result)?;
+            }
+            Ok(())
+        };
+
+        if spawned == 0 {
+            let mut worker = Worker::new(algo, len, false, &counters, &open);
+            let mut start = 0;
+            while start < sources.len() {
+                let end = (start + run_len).min(sources.len());
+                emit_run(worker.run(start, &sources[start..end]))?;
+                if let Some(bar) = bar.as_mut() {
+                    bar.draw(&counters, false);
+                }
+                start = end;
+            }
+            if let Some(bar) = bar.as_mut() {
+                bar.draw(&counters, true);
+            }
+            return Ok(());
+        }
 
         let mut waiting: BTreeMap<usize, Run> = BTreeMap::new();
         let mut done = 0;
@@ -108,18 +159,9 @@ pub(crate) fn hash_all(
             }
             let mut failed = None;
             while let Some(run) = waiting.remove(&done) {
-                for (i, error) in run.errors.into_iter().enumerate() {
-                    let result = match error {
-                        None => Ok(&run.digests[i * len..(i + 1) * len]),
-                        Some(e) => Err(e),
-                    };
-                    if let Err(e) = emit(run.start + i, result) {
-                        failed = Some(e);
-                        break;
-                    }
-                }
-                done += run.digests.len() / len.max(1);
-                if failed.is_some() {
+                done += run.errors.len();
+                if let Err(e) = emit_run(run) {
+                    failed = Some(e);
                     break;
                 }
             }
@@ -138,12 +180,75 @@ pub(crate) fn hash_all(
     })
 }
 
+/// The files the workers hold open, so that one that finds no descriptor
+/// left (`EMFILE`, a low `ulimit -n`) waits for another to close one and
+/// tries again, instead of failing a readable file.
+#[derive(Default)]
+struct OpenFiles {
+    count: Mutex<usize>,
+    closed: Condvar,
+    /// Descriptors ran out once with none of ours held: no more waiting
+    /// for that case (each file would wait in vain).
+    starved: AtomicBool,
+}
+
+/// A file counted in [`OpenFiles`].
+struct Opened<'a> {
+    file: File,
+    open: &'a OpenFiles,
+}
+
+impl Drop for Opened<'_> {
+    fn drop(&mut self) {
+        let mut count = self.open.count.lock().unwrap_or_else(|e| e.into_inner());
+        *count -= 1;
+        self.open.closed.notify_one();
+    }
+}
+
+/// `EMFILE` (this process) and `ENFILE` (the system): out of descriptors.
+fn out_of_descriptors(e: &io::Error) -> bool {
+    matches!(e.raw_os_error(), Some(24 | 23))
+}
+
+impl OpenFiles {
+    /// Open `path`; when descriptors run out while other workers hold
+    /// files, wait for one to be closed and try again. With none held by
+    /// us, a few short waits (another process may free some), then the
+    /// error.
+    fn open(&self, path: &Path) -> io::Result<Opened<'_>> {
+        let mut idle_tries = 0;
+        loop {
+            match File::open(path) {
+                Ok(file) => {
+                    *self.count.lock().unwrap_or_else(|e| e.into_inner()) += 1;
+                    return Ok(Opened { file, open: self });
+                }
+                Err(e) if out_of_descriptors(&e) => {
+                    let count = self.count.lock().unwrap_or_else(|e| e.into_inner());
+                    if *count == 0 {
+                        idle_tries += 1;
+                        if idle_tries > 20 || self.starved.load(Ordering::Relaxed) {
+                            self.starved.store(true, Ordering::Relaxed);
+                            return Err(e);
+                        }
+                    }
+                    let wait = Duration::from_millis(if *count == 0 { 10 } else { 50 });
+                    drop(self.closed.wait_timeout(count, wait).unwrap_or_else(|e| e.into_inner()));
+                }
+                Err(e) => return Err(e),
+            }
+        }
+    }
+}
+
 /// One thread's reading and hashing state.
 struct Worker<'a> {
     algo: Algo,
     len: usize,
     overlap: bool,
     counters: &'a Counters,
+    open: &'a OpenFiles,
     arena: Vec<u8>,
     used: usize,
     /// Small files waiting for `digest_many`: (index in the run, start, length).
@@ -152,8 +257,8 @@ struct Worker<'a> {
 }
 
 impl<'a> Worker<'a> {
-    fn new(algo: Algo, len: usize, overlap: bool, counters: &'a Counters) -> Self {
-        Worker { algo, len, overlap, counters, arena: Vec::new(), used: 0, pending: Vec::new(), big: Vec::new() }
+    fn new(algo: Algo, len: usize, overlap: bool, counters: &'a Counters, open: &'a OpenFiles) -> Self {
+        Worker { algo, len, overlap, counters, open, arena: Vec::new(), used: 0, pending: Vec::new(), big: Vec::new() }
     }
 
     fn run(&mut self, start: usize, sources: &[Source]) -> Run {
@@ -164,12 +269,16 @@ impl<'a> Worker<'a> {
         };
         for (i, source) in sources.iter().enumerate() {
             let result = match source {
-                Source::Stdin => self.read(i, &mut io::stdin().lock(), None, &mut run.digests),
-                Source::Path(path) => match File::open(path) {
-                    Ok(file) => self.read(i, &mut &file, Some(&file), &mut run.digests),
+                Source::Stdin => match crate::sys::stdin() {
+                    Ok(mut stdin) => self.read(i, &mut stdin, None, &mut run.digests),
+                    Err(e) => Err(e),
+                },
+                Source::Path(path) => match self.open.open(path) {
+                    Ok(opened) => self.read(i, &mut &opened.file, Some(&opened.file), &mut run.digests),
                     Err(e) => Err(e),
                 },
                 Source::Failed(code) => Err(io::Error::from_raw_os_error(*code)),
+                Source::Skipped(kind) => Err(io::Error::other(Skipped(kind))),
             };
             if let Err(e) = result {
                 run.errors[i] = Some(e);
@@ -262,8 +371,8 @@ fn stream_overlapped(file: &File, mut stream: Box<dyn Stream>, counters: &Counte
     for _ in 0..BUFFERS {
         empty_tx.send(vec![0; BIG_READ]).expect("the channel has room for every buffer");
     }
-    std::thread::scope(|scope| {
-        scope.spawn(move || {
+    let started = std::thread::scope(|scope| {
+        let reader = move || {
             let mut file = file;
             while let Ok(mut buf) = empty_rx.recv() {
                 let result = loop {
@@ -277,7 +386,10 @@ fn stream_overlapped(file: &File, mut stream: Box<dyn Stream>, counters: &Counte
                     break;
                 }
             }
-        });
+        };
+        if std::thread::Builder::new().spawn_scoped(scope, reader).is_err() {
+            return Ok(false);
+        }
         loop {
             // The reader sends until end of file or an error, then stops.
             let (buf, k) = full_rx.recv().expect("the reader sends a last message before it stops")?;
@@ -290,8 +402,24 @@ fn stream_overlapped(file: &File, mut stream: Box<dyn Stream>, counters: &Counte
             let _ = empty_tx.send(buf);
         }
         drop(empty_tx);
-        Ok::<(), io::Error>(())
+        Ok::<bool, io::Error>(true)
     })?;
+    if !started {
+        // No reader thread: read on this one.
+        let mut buf = vec![0; BIG_READ];
+        let mut file = file;
+        loop {
+            match file.read(&mut buf) {
+                Ok(0) => break,
+                Ok(k) => {
+                    stream.update(&buf[..k]);
+                    counters.bytes.fetch_add(k as u64, Ordering::Relaxed);
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+    }
     stream.finish(out);
     Ok(())
 }

@@ -7,6 +7,10 @@
 //! named `sha256sum` (or another GNU tool's name) it behaves as that tool.
 //! Beyond GNU: `-a ALG`, `-l/--length` for the XOFs, `-j/--jobs`,
 //! `-r/--recursive` and `--progress`.
+//!
+//! On Unix the entry point is C's `main` (in `sys`), not Rust's: see there.
+
+#![cfg_attr(all(unix, not(test)), no_main)]
 
 #[cfg(unix)]
 mod algo;
@@ -16,6 +20,8 @@ mod check;
 mod engine;
 #[cfg(unix)]
 mod quote;
+#[cfg(unix)]
+mod sys;
 
 #[cfg(not(unix))]
 fn main() -> std::process::ExitCode {
@@ -23,9 +29,11 @@ fn main() -> std::process::ExitCode {
     std::process::ExitCode::FAILURE
 }
 
-#[cfg(unix)]
-fn main() -> std::process::ExitCode {
-    cli::main()
+/// Unit tests are built with the test harness's own `main`; this one only
+/// keeps the program's code reachable there.
+#[cfg(all(unix, test))]
+fn main() {
+    std::process::exit(cli::main(std::env::args_os().collect()));
 }
 
 #[cfg(unix)]
@@ -38,7 +46,6 @@ mod cli {
     use std::io::{self, BufWriter, Write};
     use std::os::unix::ffi::OsStrExt;
     use std::path::{Path, PathBuf};
-    use std::process::ExitCode;
 
     use clap::{Arg, ArgAction, ArgMatches, Command};
 
@@ -71,22 +78,96 @@ mod cli {
         pub(crate) files: Vec<OsString>,
     }
 
-    /// Standard output (buffered) and diagnostics prefixed with the program
-    /// name as invoked (`argv[0]`, as GNU's `error()` writes it).
+    /// Standard output, written through file descriptor 1 itself: the
+    /// standard library's `Stdout` treats a closed descriptor as a sink
+    /// (it swallows `EBADF`), which would report success for output that
+    /// went nowhere.
+    enum Sink {
+        /// A duplicate of descriptor 1.
+        Fd(fs::File),
+        /// Descriptor 1 could not be duplicated because it is not open
+        /// (`EBADF`): every write fails with this error.
+        Closed(io::Error),
+        /// Descriptor 1 could not be duplicated for another reason (no
+        /// descriptor left): the standard library's handle.
+        Std(io::Stdout),
+    }
+
+    impl Sink {
+        fn open() -> Self {
+            use std::os::fd::AsFd;
+            if crate::sys::stdout_closed() {
+                return Sink::Closed(io::Error::from_raw_os_error(EBADF));
+            }
+            match io::stdout().as_fd().try_clone_to_owned() {
+                Ok(fd) => Sink::Fd(fs::File::from(fd)),
+                Err(e) if e.raw_os_error() == Some(EBADF) => Sink::Closed(e),
+                Err(_) => Sink::Std(io::stdout()),
+            }
+        }
+
+        fn is_terminal(&self) -> bool {
+            use std::io::IsTerminal;
+            match self {
+                Sink::Fd(f) => f.is_terminal(),
+                Sink::Closed(_) => false,
+                Sink::Std(s) => s.is_terminal(),
+            }
+        }
+    }
+
+    impl Write for Sink {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            match self {
+                Sink::Fd(f) => f.write(buf),
+                Sink::Closed(e) => Err(io::Error::from_raw_os_error(e.raw_os_error().unwrap_or(EBADF))),
+                Sink::Std(s) => s.write(buf),
+            }
+        }
+
+        fn flush(&mut self) -> io::Result<()> {
+            match self {
+                Sink::Fd(f) => f.flush(),
+                Sink::Closed(_) => Ok(()),
+                Sink::Std(s) => s.flush(),
+            }
+        }
+    }
+
+    use crate::sys::EBADF;
+
+    /// Standard output (buffered; flushed per line on a terminal) and
+    /// diagnostics prefixed with the program name as invoked (`argv[0]`, as
+    /// GNU's `error()` writes it).
     pub(crate) struct Out {
         prog: Vec<u8>,
-        stdout: BufWriter<io::Stdout>,
-        /// The first failed write to standard output.
+        stdout: BufWriter<Sink>,
+        /// Standard output is a terminal: each line is flushed as it is done.
+        line_flush: bool,
+        /// The first failed write to standard output; later output is
+        /// dropped (GNU goes on checking and reporting on standard error).
         write_error: Option<io::Error>,
     }
 
     impl Out {
+        fn new(prog: Vec<u8>) -> Self {
+            let sink = Sink::open();
+            let line_flush = sink.is_terminal();
+            Out { prog, stdout: BufWriter::with_capacity(4096, sink), line_flush, write_error: None }
+        }
+
+        fn flush_stdout(&mut self) {
+            if self.write_error.is_none()
+                && let Err(e) = self.stdout.flush()
+            {
+                self.write_error = Some(e);
+            }
+        }
+
         /// Write a diagnostic line; standard output is flushed first, so the
         /// two streams interleave in order on a terminal or a shared pipe.
         pub(crate) fn error(&mut self, parts: &[&[u8]]) {
-            if let Err(e) = self.stdout.flush() {
-                self.write_failed(e);
-            }
+            self.flush_stdout();
             let mut line = self.prog.clone();
             line.extend_from_slice(b": ");
             for part in parts {
@@ -96,27 +177,31 @@ mod cli {
             let _ = io::stderr().write_all(&line);
         }
 
-        pub(crate) fn write(&mut self, bytes: &[u8]) -> io::Result<()> {
-            self.stdout.write_all(bytes)
-        }
-
-        pub(crate) fn write_failed(&mut self, e: io::Error) {
-            self.write_error.get_or_insert(e);
-        }
-
-        /// Flush standard output; report a write error as GNU's
-        /// `close_stdout` does. A closed pipe ends the program quietly.
-        fn finish(mut self) -> bool {
-            if let Err(e) = self.stdout.flush() {
-                self.write_failed(e);
+        /// Write to standard output. After a failed write the rest is
+        /// dropped; the failure is reported at the end, as GNU's
+        /// `close_stdout` does.
+        pub(crate) fn write(&mut self, bytes: &[u8]) {
+            if self.write_error.is_some() {
+                return;
             }
+            if let Err(e) = self.stdout.write_all(bytes) {
+                self.write_error = Some(e);
+            } else if self.line_flush {
+                self.flush_stdout();
+            }
+        }
+
+        /// Flush standard output; report a write error as GNU coreutils 9.1
+        /// does: with its cause for a closed descriptor ("write error: Bad
+        /// file descriptor"), without one for the rest (a full disk: "write
+        /// error"). False when output was lost.
+        fn finish(mut self) -> bool {
+            self.flush_stdout();
             match self.write_error.take() {
                 None => true,
-                Some(e) if e.kind() == io::ErrorKind::BrokenPipe => false,
-                // GNU coreutils 9.1 names no cause here ("sha256sum: write
-                // error"): the error is seen when standard output is closed.
-                Some(_) => {
-                    self.prog.extend_from_slice(b": write error\n");
+                Some(e) => {
+                    let cause = if e.raw_os_error() == Some(EBADF) { ": Bad file descriptor" } else { "" };
+                    self.prog.extend_from_slice(format!(": write error{cause}\n").as_bytes());
                     let _ = io::stderr().write_all(&self.prog);
                     false
                 }
@@ -212,7 +297,7 @@ mod cli {
 
     /// A usage error: GNU prints the message, then a pointer to `--help`,
     /// and exits with status 1.
-    fn usage_error(prog: &[u8], message: &str) -> ExitCode {
+    fn usage_error(prog: &[u8], message: &str) -> i32 {
         let mut text = prog.to_vec();
         text.extend_from_slice(b": ");
         text.extend_from_slice(message.as_bytes());
@@ -220,11 +305,11 @@ mod cli {
         text.extend_from_slice(prog);
         text.extend_from_slice(b" --help' for more information.\n");
         let _ = io::stderr().write_all(&text);
-        ExitCode::FAILURE
+        1
     }
 
-    pub(crate) fn main() -> ExitCode {
-        let args: Vec<OsString> = std::env::args_os().collect();
+    /// The program: `args` is the command line; returns the exit status.
+    pub(crate) fn main(args: Vec<OsString>) -> i32 {
         let prog = args.first().map(|a| a.as_bytes().to_vec()).unwrap_or_else(|| b"hashsum".to_vec());
         let base = Path::new(OsStr::from_bytes(&prog))
             .file_name()
@@ -236,8 +321,10 @@ mod cli {
             Err(e) => {
                 use clap::error::ErrorKind;
                 if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
-                    let _ = e.print();
-                    return ExitCode::SUCCESS;
+                    // Through `Out`: a lost help text is a write error too.
+                    let mut out = Out::new(prog);
+                    out.write(e.render().to_string().as_bytes());
+                    return if out.finish() { 0 } else { 1 };
                 }
                 let text = e.to_string();
                 let first = text.lines().next().unwrap_or("invalid arguments");
@@ -248,10 +335,16 @@ mod cli {
             Ok(o) => o,
             Err(message) => return usage_error(&prog, &message),
         };
-        let mut out = Out { prog, stdout: BufWriter::with_capacity(64 << 10, io::stdout()), write_error: None };
+        let mut out = Out::new(prog);
         let ok = if opts.check { check_mode(&opts, &mut out) } else { hash_mode(&opts, &mut out) };
+        // GNU closes standard input at exit once it was read: a descriptor
+        // that was never open fails there, after everything else.
+        let stdin_ok = !crate::sys::stdin_close_failed();
+        if !stdin_ok {
+            out.error(&[b"standard input: Bad file descriptor"]);
+        }
         let written = out.finish();
-        if ok && written { ExitCode::SUCCESS } else { ExitCode::FAILURE }
+        if ok && written && stdin_ok { 0 } else { 1 }
     }
 
     /// Turn the parsed arguments into [`Options`], with GNU's checks of
@@ -383,18 +476,23 @@ mod cli {
                 Ok(digest) => {
                     line.clear();
                     format_line(&mut line, opts, name, digest);
-                    out.write(&line)
+                    out.write(&line);
+                    Ok(())
                 }
                 Err(e) => {
-                    ok = false;
-                    out.error(&[&quotef(name), b": ", os_message(&e).as_bytes()]);
+                    match e.get_ref().and_then(|inner| inner.downcast_ref::<engine::Skipped>()) {
+                        // Reported, not a failure: -r hashes regular files.
+                        Some(skipped) => out.error(&[&quotef(name), b": ", skipped.to_string().as_bytes()]),
+                        None => {
+                            ok = false;
+                            out.error(&[&quotef(name), b": ", os_message(&e).as_bytes()]);
+                        }
+                    }
                     Ok(())
                 }
             }
         });
-        if let Err(e) = result {
-            out.write_failed(e);
-        }
+        debug_assert!(result.is_ok(), "emit never fails");
         ok
     }
 
@@ -421,11 +519,14 @@ mod cli {
         line.push(if opts.zero { 0 } else { b'\n' });
     }
 
-    /// `-r`: the files under `dir`, depth first, each directory's entries
-    /// sorted by name (bytewise). Symbolic links to files are hashed; links
-    /// to directories are not followed (no cycles). An unreadable directory
-    /// becomes an error in its place.
+    /// `-r`: the regular files under `dir`, depth first, each directory's
+    /// entries sorted by name (bytewise). Symbolic links to files are
+    /// hashed; links to directories are not followed (no cycles). An
+    /// unreadable directory becomes an error in its place; a FIFO, socket
+    /// or device (reading could block or never end) is reported in its
+    /// place and skipped.
     fn walk(dir: &Path, name: Vec<u8>, names: &mut Vec<Vec<u8>>, sources: &mut Vec<Source>) {
+        use std::os::unix::fs::FileTypeExt;
         let fail = |e: io::Error| Source::Failed(e.raw_os_error().unwrap_or(0));
         let entries = match fs::read_dir(dir) {
             Ok(rd) => rd.collect::<Result<Vec<_>, _>>(),
@@ -447,16 +548,37 @@ mod cli {
             }
             child.extend_from_slice(entry.file_name().as_bytes());
             let path = entry.path();
-            let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
-            let is_link = entry.file_type().is_ok_and(|t| t.is_symlink());
-            if is_dir {
+            let kind = match entry.file_type() {
+                Ok(t) if t.is_symlink() => match fs::metadata(&path) {
+                    Ok(m) if m.is_dir() => continue,
+                    Ok(m) => m.file_type(),
+                    // A dangling link: opening it says why.
+                    Err(_) => t,
+                },
+                Ok(t) => t,
+                Err(e) => {
+                    names.push(child);
+                    sources.push(fail(e));
+                    continue;
+                }
+            };
+            let skipped = |what| Source::Skipped(what);
+            let source = if kind.is_dir() {
                 walk(&path, child, names, sources);
-            } else if is_link && fs::metadata(&path).is_ok_and(|m| m.is_dir()) {
                 continue;
+            } else if kind.is_fifo() {
+                skipped("FIFO")
+            } else if kind.is_socket() {
+                skipped("socket")
+            } else if kind.is_char_device() {
+                skipped("character device")
+            } else if kind.is_block_device() {
+                skipped("block device")
             } else {
-                names.push(child);
-                sources.push(Source::Path(path));
-            }
+                Source::Path(path)
+            };
+            names.push(child);
+            sources.push(source);
         }
     }
 
