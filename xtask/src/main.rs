@@ -5,10 +5,13 @@
 //! * `cargo xtask bench [--quick] [--algo A] [--size N] [--backend B]`: run
 //!   the speed comparison and write `target/speed-report/`.
 //! * `cargo xtask fuzz [--seconds N] [TARGET...]`: run the fuzz targets.
+//! * `cargo xtask dropin [--keep-going]`: the published test suites of the
+//!   crates that `dropin/` replaces, and of their dependents, on the drop-ins.
 
 use std::process::ExitCode;
 
 mod bench;
+mod dropin;
 mod fuzz;
 mod hashsum_bench;
 mod kat;
@@ -22,6 +25,8 @@ commands:
           target/speed-report/ (cargo xtask bench --help for options)
   hashsum-bench  time hashsum against GNU sha256sum, md5sum, sha512sum
           (cargo xtask hashsum-bench --help for options)
+  dropin  run the replaced crates' and their dependents' published test
+          suites on the drop-ins of dropin/ (cargo xtask dropin --help)
   fuzz    run the fuzz targets of fuzz/ for a bounded time (nightly,
           cargo-fuzz; cargo xtask fuzz --help for options)";
 
@@ -32,6 +37,7 @@ fn main() -> ExitCode {
         Some("bench") => bench::run(&args[1..]),
         Some("hashsum-bench") => hashsum_bench::run(&args[1..]),
         Some("fuzz") => fuzz::run(&args[1..]),
+        Some("dropin") => dropin::run(&args[1..]),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
             Ok(())
