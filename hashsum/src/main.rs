@@ -171,6 +171,7 @@ mod cli {
         /// two streams interleave in order on a terminal or a shared pipe.
         pub(crate) fn error(&mut self, parts: &[&[u8]]) {
             self.flush_stdout();
+            engine::clear_progress();
             let mut line = self.prog.clone();
             line.extend_from_slice(b": ");
             for part in parts {
@@ -187,6 +188,10 @@ mod cli {
             if self.write_error.is_some() {
                 return;
             }
+            if self.line_flush {
+                // The same terminal as the progress line, most likely.
+                engine::clear_progress();
+            }
             if let Err(e) = self.stdout.write_all(bytes) {
                 self.write_error = Some(e);
             } else if self.line_flush {
@@ -200,6 +205,7 @@ mod cli {
         /// error"). False when output was lost.
         fn finish(mut self) -> bool {
             self.flush_stdout();
+            engine::clear_progress();
             match self.write_error.take() {
                 None => true,
                 Some(e) => {
@@ -548,7 +554,8 @@ mod cli {
 
         let mut ok = true;
         let mut line = Vec::with_capacity(512);
-        let result = engine::hash_all(opts.algo, opts.len, &sources, opts.jobs, opts.progress, |i, result| {
+        let mut bar = opts.progress.then(|| engine::Bar::new(Some(sources.len())));
+        let result = engine::hash_all(opts.algo, opts.len, &sources, opts.jobs, bar.as_mut(), |i, result| {
             let name = &names[i];
             match result {
                 Ok(digest) => {

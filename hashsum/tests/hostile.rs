@@ -596,3 +596,82 @@ fn terminal_output_is_flushed_per_line() {
     let status = child.wait().unwrap();
     assert!(status.success());
 }
+
+/// `--progress` on a 30-column terminal (`script`'s) shared with the
+/// output: the bar is drawn on its own line, cut to fit (no wrapped rows),
+/// and erased before each hash line and each message, so the screen ends
+/// up with exactly the lines and messages, nothing glued to them.
+#[test]
+fn progress_keeps_to_its_own_line() {
+    if Command::new("script").arg("--version").output().is_err() {
+        println!("skipped: `script` (util-linux) is not installed, no terminal to test with");
+        return;
+    }
+    let place = place("progress");
+    let d = &place.dir;
+    fs::write(d.join("f0"), b"zero\n").unwrap();
+    fs::write(d.join("f1"), contents(300_000, 3)).unwrap();
+    fs::write(d.join("late-copy"), b"late\n").unwrap();
+    assert!(Command::new("mkfifo").arg(d.join("fifo")).status().unwrap().success());
+    let command = format!(
+        "stty cols 30 rows 10; (sleep 1.5; echo late >fifo) & exec -a hashsum {} -a sha256 --progress -j 2 f0 fifo f1 missing",
+        place.bin.display()
+    );
+    let out = Command::new("script")
+        .args(["-qfec", &command, "/dev/null"])
+        .current_dir(d)
+        .stdin(Stdio::null())
+        .output()
+        .expect("script runs");
+    let raw = out.stdout;
+    let shown = String::from_utf8_lossy(&raw);
+    assert!(shown.contains(" files, "), "the bar was never drawn: {shown:?}");
+    // Every drawing of the bar fits in 29 columns (cut: it has more to say).
+    let mut cut = false;
+    for piece in shown.split('\r') {
+        if let Some(bar) = piece.strip_suffix("\x1b[K")
+            && bar.contains(" files, ")
+        {
+            assert!(bar.chars().count() <= 29, "a bar of {} columns: {bar:?}", bar.chars().count());
+            cut |= bar.chars().count() == 29;
+        }
+    }
+    assert!(cut, "the bar was never cut to the width: {shown:?}");
+    // What the screen shows at the end, row by row (carriage return,
+    // erase to end of line, newline).
+    let mut rows = Vec::new();
+    let mut line: Vec<u8> = Vec::new();
+    let mut col = 0;
+    let mut i = 0;
+    while i < raw.len() {
+        match raw[i] {
+            b'\r' => col = 0,
+            b'\n' => {
+                rows.push(String::from_utf8_lossy(&line).into_owned());
+                line.clear();
+                col = 0;
+            }
+            0x1b if raw[i..].starts_with(b"\x1b[K") => {
+                line.truncate(col);
+                i += 2;
+            }
+            b => {
+                if col < line.len() {
+                    line[col] = b;
+                } else {
+                    line.push(b);
+                }
+                col += 1;
+            }
+        }
+        i += 1;
+    }
+    if !line.is_empty() {
+        rows.push(String::from_utf8_lossy(&line).into_owned());
+    }
+    let gnu =
+        String::from_utf8(gnu_lines("sha256sum", d, &["f0", "late-copy", "f1"])).unwrap().replace("late-copy", "fifo");
+    let mut expected: Vec<String> = gnu.lines().map(String::from).collect();
+    expected.push("hashsum: missing: No such file or directory".into());
+    assert_eq!(rows, expected, "the screen: {shown:?}");
+}
