@@ -74,7 +74,10 @@ struct Place {
 fn place(name: &str) -> Place {
     static ROOT: OnceLock<PathBuf> = OnceLock::new();
     let root = ROOT.get_or_init(|| {
-        let root = std::env::temp_dir().join(format!("hashsum-hostile-{}", std::process::id()));
+        // /tmp (mode 1777) rather than $TMPDIR, which may sit under a home
+        // directory that `nobody` cannot enter.
+        let tmp = if Path::new("/tmp").is_dir() { PathBuf::from("/tmp") } else { std::env::temp_dir() };
+        let root = tmp.join(format!("hashsum-hostile-{}", std::process::id()));
         let _ = fs::remove_dir_all(&root);
         fs::create_dir_all(&root).expect("a directory in the temporary directory");
         fs::set_permissions(&root, fs::Permissions::from_mode(0o755)).unwrap();
