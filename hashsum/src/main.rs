@@ -271,7 +271,7 @@ mod cli {
                         .long("length")
                         .value_name("BYTES")
                         .value_parser(clap::value_parser!(u64))
-                        .help("output length of shake128 (default 32) and shake256 (default 64), in bytes"),
+                        .help("output length of the XOFs in bytes: shake128, kt128, turboshake128 (default 32), shake256, kt256, turboshake256 (default 64)"),
                 );
         }
         cmd.arg(flag("binary", "read in binary mode (marks lines with '*')").short('b'))
@@ -450,7 +450,7 @@ mod cli {
             (Size::Fixed(n), None) => (n, true),
             (Size::Fixed(_), Some(_)) => {
                 return Err(format!(
-                    "--length applies only to the extendable-output functions (shake128, shake256), not {}",
+                    "--length applies only to the extendable-output functions (shake128, shake256, kt128, kt256, turboshake128, turboshake256), not {}",
                     info.name
                 ));
             }

@@ -486,7 +486,7 @@ fn every_algorithm_matches_the_library_and_checks_itself() {
     use sha3::{Keccak256, Sha3_224, Sha3_256, Sha3_384, Sha3_512, Shake128, Shake256};
     let (dir, names) = tree();
     type Digest = fn(&[u8]) -> Vec<u8>;
-    let algos: [(&str, &[&str], Digest); 9] = [
+    let algos: [(&str, &[&str], Digest); 13] = [
         ("sha512-224", &[], |d| sha512::Sha512_224::digest(d).to_vec()),
         ("sha512-256", &[], |d| sha512::Sha512_256::digest(d).to_vec()),
         ("sha3-224", &[], |d| Sha3_224::digest(d).to_vec()),
@@ -502,6 +502,26 @@ fn every_algorithm_matches_the_library_and_checks_itself() {
         ("shake256", &[], |d| {
             let mut out = vec![0; 64];
             Shake256::digest_xof(d, &mut out);
+            out
+        }),
+        ("kt128", &[], |d| {
+            let mut out = vec![0; 32];
+            sha3::KangarooTwelve::digest_xof(b"", d, &mut out);
+            out
+        }),
+        ("kt256", &["-l", "20"], |d| {
+            let mut out = vec![0; 20];
+            sha3::Kt256::digest_xof(b"", d, &mut out);
+            out
+        }),
+        ("turboshake128", &["-l", "50"], |d| {
+            let mut out = vec![0; 50];
+            sha3::TurboShake128::digest_xof(0x1f, d, &mut out);
+            out
+        }),
+        ("turboshake256", &[], |d| {
+            let mut out = vec![0; 64];
+            sha3::TurboShake256::digest_xof(0x1f, d, &mut out);
             out
         }),
     ];
