@@ -274,6 +274,20 @@ mod cli {
                         .help("output length of the XOFs in bytes: shake128, kt128, turboshake128 (default 32), shake256, kt256, turboshake256 (default 64)"),
                 );
         }
+        if gnu.is_some() {
+            // Only rendered (getopt parses GNU mode): GNU's long-only
+            // --help and --version, not clap's -h and -V.
+            cmd = cmd
+                .disable_help_flag(true)
+                .disable_version_flag(true)
+                .arg(Arg::new("help").long("help").action(ArgAction::Help).help("display this help and exit"))
+                .arg(
+                    Arg::new("version")
+                        .long("version")
+                        .action(ArgAction::Version)
+                        .help("output version information and exit"),
+                );
+        }
         cmd.arg(flag("binary", "read in binary mode (marks lines with '*')").short('b'))
             .arg(flag("check", "read checksums from the FILEs and check them").short('c'))
             .arg(flag("tag", "create a BSD-style checksum"))
