@@ -71,7 +71,11 @@ struct Counters {
 
 /// Hash `sources` with `algo` (output `len` bytes each) on `jobs` threads and
 /// call `emit(index, result)` for each, in order. Stops early, returning the
-/// error, when `emit` fails (a closed pipe on stdout).
+/// error, when `emit` fails (the callers' never does: lost output is
+/// reported at the end, as GNU does, and a closed pipe ends the process by
+/// SIGPIPE). The threads are an optimisation: as many of `jobs` as the
+/// system allows are started, none at all leaving the work to this thread;
+/// files wait for descriptors when the process runs out of them.
 pub(crate) fn hash_all(
     algo: Algo,
     len: usize,
