@@ -77,6 +77,17 @@ fn place(name: &str) -> Place {
         // /tmp (mode 1777) rather than $TMPDIR, which may sit under a home
         // directory that `nobody` cannot enter.
         let tmp = if Path::new("/tmp").is_dir() { PathBuf::from("/tmp") } else { std::env::temp_dir() };
+        // Earlier runs' directories (each holds a copy of the binary) go
+        // once their process is gone.
+        if let Ok(entries) = fs::read_dir(&tmp) {
+            for entry in entries.flatten() {
+                let name = entry.file_name();
+                let pid = name.to_str().and_then(|n| n.strip_prefix("hashsum-hostile-"));
+                if pid.is_some_and(|pid| !Path::new("/proc").join(pid).exists()) {
+                    let _ = fs::remove_dir_all(entry.path());
+                }
+            }
+        }
         let root = tmp.join(format!("hashsum-hostile-{}", std::process::id()));
         let _ = fs::remove_dir_all(&root);
         fs::create_dir_all(&root).expect("a directory in the temporary directory");
