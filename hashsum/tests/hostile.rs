@@ -199,6 +199,22 @@ h() { (exec -a hashsum "$HASHSUM" "$@"); }
 
 const LIMIT: Duration = Duration::from_secs(60);
 
+/// Wait for `child` at most `limit`; kill it and return `None` past that.
+fn wait_or_kill(child: &mut std::process::Child, limit: Duration) -> Option<std::process::ExitStatus> {
+    let start = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            return Some(status);
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
 /// Run `ours` (with our binary) and `theirs` (with GNU's tool); they must
 /// agree, our "hashsum:" prefix read as GNU's tool name.
 fn same_scripts(tool: &str, place: &Place, ours: &str, theirs: &str, user: User) -> Output {
@@ -607,7 +623,7 @@ fn terminal_output_is_flushed_per_line() {
     }
     // Now give the FIFO a writer; the program finishes.
     fs::write(d.join("fifo"), b"late\n").unwrap();
-    let status = child.wait().unwrap();
+    let status = wait_or_kill(&mut child, LIMIT).expect("finishes once the FIFO has a writer");
     assert!(status.success());
 }
 
@@ -631,13 +647,22 @@ fn progress_keeps_to_its_own_line() {
         "stty cols 30 rows 10; (sleep 1.5; echo late >fifo) & exec -a hashsum {} -a sha256 --progress -j 2 f0 fifo f1 missing",
         place.bin.display()
     );
-    let out = Command::new("script")
+    let mut child = Command::new("script")
         .args(["-qfec", &command, "/dev/null"])
         .current_dir(d)
         .stdin(Stdio::null())
-        .output()
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
         .expect("script runs");
-    let raw = out.stdout;
+    let mut pipe = child.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        let _ = pipe.read_to_end(&mut v);
+        v
+    });
+    assert!(wait_or_kill(&mut child, LIMIT).is_some(), "hashsum --progress did not finish within {LIMIT:?}");
+    let raw = reader.join().unwrap();
     let shown = String::from_utf8_lossy(&raw);
     assert!(shown.contains(" files, "), "the bar was never drawn: {shown:?}");
     // Every drawing of the bar fits in 29 columns (cut: it has more to say).
