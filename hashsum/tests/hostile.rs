@@ -483,7 +483,12 @@ yes "$line" | t -c - | head -n 2; echo "status $?"
 fn peak_rss_kib(child: &mut std::process::Child) -> u64 {
     let status = format!("/proc/{}/status", child.id());
     let mut peak = 0;
+    let start = Instant::now();
     loop {
+        if start.elapsed() > LIMIT {
+            let _ = child.kill();
+            panic!("did not finish within {LIMIT:?}");
+        }
         if let Ok(text) = fs::read_to_string(&status)
             && let Some(line) = text.lines().find(|l| l.starts_with("VmHWM:"))
         {
