@@ -33,6 +33,10 @@ pub(crate) enum Algo {
     Keccak256,
     Shake128,
     Shake256,
+    Kt128,
+    Kt256,
+    TurboShake128,
+    TurboShake256,
 }
 
 /// An algorithm's row: `-a` name, the tag of `--tag` lines (GNU's
@@ -64,6 +68,25 @@ pub(crate) const ALGOS: &[Info] = &[
     Info { algo: Algo::Keccak256, name: "keccak256", tag: "KECCAK256", gnu_tool: None, size: Size::Fixed(32) },
     Info { algo: Algo::Shake128, name: "shake128", tag: "SHAKE128", gnu_tool: None, size: Size::Xof(32) },
     Info { algo: Algo::Shake256, name: "shake256", tag: "SHAKE256", gnu_tool: None, size: Size::Xof(64) },
+    // RFC 9861: KangarooTwelve (KT128, KT256; empty customization string)
+    // and TurboSHAKE (domain byte D = 0x1F, the RFC's default); default
+    // lengths as the RFC's first test vectors.
+    Info { algo: Algo::Kt128, name: "kt128", tag: "KT128", gnu_tool: None, size: Size::Xof(32) },
+    Info { algo: Algo::Kt256, name: "kt256", tag: "KT256", gnu_tool: None, size: Size::Xof(64) },
+    Info {
+        algo: Algo::TurboShake128,
+        name: "turboshake128",
+        tag: "TurboSHAKE128",
+        gnu_tool: None,
+        size: Size::Xof(32),
+    },
+    Info {
+        algo: Algo::TurboShake256,
+        name: "turboshake256",
+        tag: "TurboSHAKE256",
+        gnu_tool: None,
+        size: Size::Xof(64),
+    },
 ];
 
 /// The longest output `-l/--length` accepts, in bytes.
@@ -107,6 +130,20 @@ impl Algo {
             Algo::Keccak256 => fixed_many::<sha3::algorithm::Keccak256>(inputs, out),
             Algo::Shake128 => xof_many::<sha3::algorithm::Shake128>(inputs, len, out),
             Algo::Shake256 => xof_many::<sha3::algorithm::Shake256>(inputs, len, out),
+            Algo::TurboShake128 => xof_many::<sha3::algorithm::TurboShake128>(inputs, len, out),
+            Algo::TurboShake256 => xof_many::<sha3::algorithm::TurboShake256>(inputs, len, out),
+            // A tree hash: each message on its own (its leaves use the
+            // multi-lane engine when it is long enough to have several).
+            Algo::Kt128 => {
+                for (input, slot) in inputs.iter().zip(out.chunks_exact_mut(len)) {
+                    sha3::KangarooTwelve::digest_xof(b"", input, slot);
+                }
+            }
+            Algo::Kt256 => {
+                for (input, slot) in inputs.iter().zip(out.chunks_exact_mut(len)) {
+                    sha3::Kt256::digest_xof(b"", input, slot);
+                }
+            }
         }
     }
 
@@ -128,6 +165,10 @@ impl Algo {
             Algo::Keccak256 => Box::new(sha3::Keccak256::new()),
             Algo::Shake128 => Box::new(sha3::Shake128::new()),
             Algo::Shake256 => Box::new(sha3::Shake256::new()),
+            Algo::TurboShake128 => Box::new(hash_core::Xof::<sha3::algorithm::TurboShake128>::new()),
+            Algo::TurboShake256 => Box::new(hash_core::Xof::<sha3::algorithm::TurboShake256>::new()),
+            Algo::Kt128 => Box::new(sha3::KangarooTwelve::new(b"")),
+            Algo::Kt256 => Box::new(sha3::Kt256::new(b"")),
         }
     }
 }
@@ -159,6 +200,26 @@ where
 {
     fn update(&mut self, data: &[u8]) {
         Xof::update(self, data);
+    }
+
+    fn finish(self: Box<Self>, out: &mut [u8]) {
+        self.finalize_xof().read(out);
+    }
+}
+
+impl Stream for sha3::KangarooTwelve<'static> {
+    fn update(&mut self, data: &[u8]) {
+        sha3::KangarooTwelve::update(self, data);
+    }
+
+    fn finish(self: Box<Self>, out: &mut [u8]) {
+        self.finalize_xof().read(out);
+    }
+}
+
+impl Stream for sha3::Kt256<'static> {
+    fn update(&mut self, data: &[u8]) {
+        sha3::Kt256::update(self, data);
     }
 
     fn finish(self: Box<Self>, out: &mut [u8]) {
@@ -218,5 +279,24 @@ mod tests {
         }
         assert_eq!(Algo::by_gnu_tool("sha256sum"), Some(Algo::Sha256));
         assert_eq!(Algo::by_gnu_tool("b2sum"), None);
+    }
+
+    /// RFC 9861's first vectors (empty message; KT with an empty
+    /// customization string, TurboSHAKE with D = 0x1F), through both paths.
+    #[test]
+    fn rfc9861_empty_message() {
+        let cases = [
+            (Algo::Kt128, "1ac2d450fc3b4205d19da7bfca1b37513c0803577ac7167f06fe2ce1f0ef39e5"),
+            (Algo::TurboShake128, "1e415f1c5983aff2169217277d17bb538cd945a397ddec541f1ce41af2c1b74c"),
+        ];
+        for (algo, hex) in cases {
+            let mut batch = [0u8; 32];
+            algo.digest_many(&[b""], 32, &mut batch);
+            let mut one = [0u8; 32];
+            algo.stream().finish(&mut one);
+            let got: String = batch.iter().map(|b| format!("{b:02x}")).collect();
+            assert_eq!(got, hex, "{algo:?}");
+            assert_eq!(one, batch, "{algo:?}");
+        }
     }
 }

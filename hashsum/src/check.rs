@@ -25,6 +25,8 @@ enum Layout {
 pub(crate) struct Checker<'a> {
     opts: &'a Options,
     layout: Layout,
+    /// `--progress`, across windows and checksum files.
+    bar: Option<engine::Bar>,
 }
 
 /// One line of a checksum file.
@@ -41,7 +43,7 @@ fn is_white(b: u8) -> bool {
 
 impl<'a> Checker<'a> {
     pub(crate) fn new(opts: &'a Options) -> Self {
-        Checker { opts, layout: Layout::Unknown }
+        Checker { opts, layout: Layout::Unknown, bar: opts.progress.then(|| engine::Bar::new(None)) }
     }
 
     /// Whether `hex` is a digest of the right length: `2 * length`, or for
@@ -245,7 +247,7 @@ impl<'a> Checker<'a> {
     }
 
     /// Hash the files of one window of lines and report each line in order.
-    fn check_window(&self, out: &mut Out, shown: &[u8], lines: &[Line], tally: &mut Tally) {
+    fn check_window(&mut self, out: &mut Out, shown: &[u8], lines: &[Line], tally: &mut Tally) {
         let opts = self.opts;
         let sources: Vec<Source> = lines
             .iter()
@@ -284,7 +286,7 @@ impl<'a> Checker<'a> {
             false => names.clone().map(|(hex, _)| hex.len() / 2).max().unwrap_or(1),
         };
         if !sources.is_empty() {
-            let result = engine::hash_all(opts.algo, len, &sources, opts.jobs, opts.progress, |_, result| {
+            let result = engine::hash_all(opts.algo, len, &sources, opts.jobs, self.bar.as_mut(), |_, result| {
                 bad_until(out, &mut cursor, Some(0));
                 cursor += 1;
                 let (hex, name) = names.next().expect("one result per entry");

@@ -71,13 +71,17 @@ struct Counters {
 
 /// Hash `sources` with `algo` (output `len` bytes each) on `jobs` threads and
 /// call `emit(index, result)` for each, in order. Stops early, returning the
-/// error, when `emit` fails (a closed pipe on stdout).
+/// error, when `emit` fails (the callers' never does: lost output is
+/// reported at the end, as GNU does, and a closed pipe ends the process by
+/// SIGPIPE). The threads are an optimisation: as many of `jobs` as the
+/// system allows are started, none at all leaving the work to this thread;
+/// files wait for descriptors when the process runs out of them.
 pub(crate) fn hash_all(
     algo: Algo,
     len: usize,
     sources: &[Source],
     jobs: usize,
-    progress: bool,
+    mut bar: Option<&mut Bar>,
     mut emit: impl FnMut(usize, Result<&[u8], io::Error>) -> io::Result<()>,
 ) -> io::Result<()> {
     // Standard input can be read once: with several `-`, keep their order.
@@ -87,7 +91,6 @@ pub(crate) fn hash_all(
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     let counters = Counters { files: AtomicUsize::new(0), bytes: AtomicU64::new(0) };
-    let mut bar = progress.then(|| Bar::new(sources.len()));
 
     let open = OpenFiles::default();
     std::thread::scope(|scope| {
@@ -137,12 +140,12 @@ pub(crate) fn hash_all(
                 let end = (start + run_len).min(sources.len());
                 emit_run(worker.run(start, &sources[start..end]))?;
                 if let Some(bar) = bar.as_mut() {
-                    bar.draw(&counters, false);
+                    bar.draw(&counters);
                 }
                 start = end;
             }
             if let Some(bar) = bar.as_mut() {
-                bar.draw(&counters, true);
+                bar.add(&counters);
             }
             return Ok(());
         }
@@ -170,11 +173,11 @@ pub(crate) fn hash_all(
                 break Err(e);
             }
             if let Some(bar) = bar.as_mut() {
-                bar.draw(&counters, false);
+                bar.draw(&counters);
             }
         };
         if let Some(bar) = bar.as_mut() {
-            bar.draw(&counters, true);
+            bar.add(&counters);
         }
         result
     })
@@ -425,40 +428,75 @@ fn stream_overlapped(file: &File, mut stream: Box<dyn Stream>, counters: &Counte
 }
 
 /// The `--progress` line on standard error: shown only when standard error
-/// is a terminal, and only once a run has taken half a second.
-struct Bar {
-    total: usize,
+/// is a terminal, once the work has taken half a second; redrawn in place on
+/// its own line, cut to the terminal's width (no wrapped rows), and erased
+/// before anything else is written to the terminal ([`clear_progress`]).
+pub(crate) struct Bar {
+    /// The number of files, when known (`--check` streams: unknown).
+    total: Option<usize>,
     start: Instant,
-    shown: bool,
+    last_draw: Option<Instant>,
     tty: bool,
+    /// Files and bytes of earlier `hash_all` calls (`--check` windows).
+    files_before: usize,
+    bytes_before: u64,
+}
+
+/// The progress line is on the screen now.
+static SHOWN: AtomicBool = AtomicBool::new(false);
+
+/// Erase the progress line if it is shown (before other output to the
+/// terminal); the next redraw brings it back.
+pub(crate) fn clear_progress() {
+    if SHOWN.swap(false, Ordering::Relaxed) {
+        let mut err = io::stderr().lock();
+        let _ = err.write_all(b"\r\x1b[K");
+        let _ = err.flush();
+    }
 }
 
 impl Bar {
-    fn new(total: usize) -> Self {
-        Bar { total, start: Instant::now(), shown: false, tty: io::stderr().is_terminal() }
+    pub(crate) fn new(total: Option<usize>) -> Self {
+        Bar {
+            total,
+            start: Instant::now(),
+            last_draw: None,
+            tty: io::stderr().is_terminal(),
+            files_before: 0,
+            bytes_before: 0,
+        }
     }
 
-    fn draw(&mut self, counters: &Counters, last: bool) {
+    /// Count a finished `hash_all` call's work.
+    fn add(&mut self, counters: &Counters) {
+        self.files_before += counters.files.load(Ordering::Relaxed);
+        self.bytes_before += counters.bytes.load(Ordering::Relaxed);
+    }
+
+    fn draw(&mut self, counters: &Counters) {
         let elapsed = self.start.elapsed();
-        if !self.tty || (!last && elapsed < Duration::from_millis(500)) || (last && !self.shown) {
+        if !self.tty || elapsed < Duration::from_millis(500) {
             return;
         }
-        let files = counters.files.load(Ordering::Relaxed);
-        let bytes = counters.bytes.load(Ordering::Relaxed) as f64;
+        if self.last_draw.is_some_and(|t| t.elapsed() < Duration::from_millis(100)) {
+            return;
+        }
+        self.last_draw = Some(Instant::now());
+        let files = self.files_before + counters.files.load(Ordering::Relaxed);
+        let bytes = (self.bytes_before + counters.bytes.load(Ordering::Relaxed)) as f64;
         let mib = bytes / (1 << 20) as f64;
         let rate = mib / elapsed.as_secs_f64().max(1e-3);
-        let mut err = io::stderr().lock();
-        let _ = if last {
-            write!(err, "\r\x1b[K")
-        } else {
-            write!(
-                err,
-                "\r\x1b[K{files}/{} files, {mib:.1} MiB, {rate:.0} MiB/s, {:.1} s",
-                self.total,
-                elapsed.as_secs_f64()
-            )
+        let count = match self.total {
+            Some(total) => format!("{files}/{total} files"),
+            None => format!("{files} files"),
         };
+        let text = format!("{count}, {mib:.1} MiB, {rate:.0} MiB/s, {:.1} s", elapsed.as_secs_f64());
+        // One column spare: a full row would wrap on some terminals.
+        let width = crate::sys::terminal_width().unwrap_or(80).saturating_sub(1);
+        let text: String = text.chars().take(width).collect();
+        let mut err = io::stderr().lock();
+        let _ = write!(err, "\r{text}\x1b[K");
         let _ = err.flush();
-        self.shown = true;
+        SHOWN.store(true, Ordering::Relaxed);
     }
 }

@@ -19,6 +19,8 @@ mod check;
 #[cfg(unix)]
 mod engine;
 #[cfg(unix)]
+mod getopt;
+#[cfg(unix)]
 mod quote;
 #[cfg(unix)]
 mod sys;
@@ -52,6 +54,7 @@ mod cli {
     use crate::algo::{Algo, Info, MAX_XOF_LEN, Size};
     use crate::check::Checker;
     use crate::engine::{self, Source};
+    use crate::getopt::Gnu;
     use crate::quote::{problematic, push_name, quotef};
 
     /// Everything the command line decided.
@@ -168,6 +171,7 @@ mod cli {
         /// two streams interleave in order on a terminal or a shared pipe.
         pub(crate) fn error(&mut self, parts: &[&[u8]]) {
             self.flush_stdout();
+            engine::clear_progress();
             let mut line = self.prog.clone();
             line.extend_from_slice(b": ");
             for part in parts {
@@ -184,6 +188,10 @@ mod cli {
             if self.write_error.is_some() {
                 return;
             }
+            if self.line_flush {
+                // The same terminal as the progress line, most likely.
+                engine::clear_progress();
+            }
             if let Err(e) = self.stdout.write_all(bytes) {
                 self.write_error = Some(e);
             } else if self.line_flush {
@@ -197,6 +205,7 @@ mod cli {
         /// error"). False when output was lost.
         fn finish(mut self) -> bool {
             self.flush_stdout();
+            engine::clear_progress();
             match self.write_error.take() {
                 None => true,
                 Some(e) => {
@@ -262,7 +271,21 @@ mod cli {
                         .long("length")
                         .value_name("BYTES")
                         .value_parser(clap::value_parser!(u64))
-                        .help("output length of shake128 (default 32) and shake256 (default 64), in bytes"),
+                        .help("output length of the XOFs in bytes: shake128, kt128, turboshake128 (default 32), shake256, kt256, turboshake256 (default 64)"),
+                );
+        }
+        if gnu.is_some() {
+            // Only rendered (getopt parses GNU mode): GNU's long-only
+            // --help and --version, not clap's -h and -V.
+            cmd = cmd
+                .disable_help_flag(true)
+                .disable_version_flag(true)
+                .arg(Arg::new("help").long("help").action(ArgAction::Help).help("display this help and exit"))
+                .arg(
+                    Arg::new("version")
+                        .long("version")
+                        .action(ArgAction::Version)
+                        .help("output version information and exit"),
                 );
         }
         cmd.arg(flag("binary", "read in binary mode (marks lines with '*')").short('b'))
@@ -275,32 +298,95 @@ mod cli {
             .arg(flag("status", "don't output anything, status code shows success (with --check)"))
             .arg(flag("strict", "exit non-zero for improperly formatted checksum lines (with --check)"))
             .arg(flag("warn", "warn about improperly formatted checksum lines (with --check)").short('w'))
-            .arg(
-                Arg::new("jobs")
-                    .short('j')
-                    .long("jobs")
-                    .value_name("N")
-                    .value_parser(clap::value_parser!(u64).range(1..=4096))
-                    .help("read and hash on N threads (default: the number of CPUs)"),
+            .args(
+                gnu.is_none()
+                    .then(|| {
+                        [
+                            Arg::new("jobs")
+                                .short('j')
+                                .long("jobs")
+                                .value_name("N")
+                                .value_parser(clap::value_parser!(u64).range(1..=4096))
+                                .help("read and hash on N threads (default: the number of CPUs)"),
+                            flag(
+                                "recursive",
+                                "hash the regular files under directories, sorted by name (FIFOs, sockets and devices \
+                             found there are named and skipped)",
+                            )
+                            .short('r'),
+                            flag("progress", "show progress on standard error when it is a terminal"),
+                        ]
+                    })
+                    .into_iter()
+                    .flatten(),
             )
-            .arg(flag("recursive", "hash the files under directories, sorted by name").short('r'))
-            .arg(flag("progress", "show progress on standard error when it is a terminal"))
     }
 
-    /// The last position on the command line of any of `ids` that was given.
-    fn last(m: &ArgMatches, id: &str) -> Option<usize> {
-        if !m.get_flag(id) {
-            return None;
+    /// The command line, parsed by clap (`hashsum`) or as GNU's getopt does
+    /// (a GNU tool's name).
+    struct Parsed {
+        /// The flags given (their long names), in command-line order.
+        flags: Vec<&'static str>,
+        algorithm: Option<String>,
+        length: Option<u64>,
+        jobs: Option<u64>,
+        files: Vec<OsString>,
+    }
+
+    /// `hashsum`'s flags.
+    const FLAGS: [&str; 12] = [
+        "binary",
+        "check",
+        "tag",
+        "text",
+        "zero",
+        "ignore-missing",
+        "quiet",
+        "status",
+        "strict",
+        "warn",
+        "recursive",
+        "progress",
+    ];
+
+    impl Parsed {
+        fn from_clap(m: &ArgMatches) -> Self {
+            let mut at: Vec<(usize, &'static str)> = Vec::new();
+            for id in FLAGS {
+                if m.try_get_one::<bool>(id).ok().flatten() == Some(&true) {
+                    at.extend(m.indices_of(id).into_iter().flatten().map(|i| (i, id)));
+                }
+            }
+            at.sort();
+            Parsed {
+                flags: at.into_iter().map(|(_, id)| id).collect(),
+                algorithm: m.get_one::<String>("algorithm").cloned(),
+                length: m.get_one::<u64>("length").copied(),
+                jobs: m.try_get_one::<u64>("jobs").ok().flatten().copied(),
+                files: m.get_many::<OsString>("files").map(|f| f.cloned().collect()).unwrap_or_default(),
+            }
         }
-        m.indices_of(id).and_then(|i| i.max())
+
+        fn get_flag(&self, id: &str) -> bool {
+            self.flags.contains(&id)
+        }
+    }
+
+    /// The last position on the command line of flag `id`, if given.
+    fn last(m: &Parsed, id: &str) -> Option<usize> {
+        m.flags.iter().rposition(|&f| f == id)
     }
 
     /// A usage error: GNU prints the message, then a pointer to `--help`,
     /// and exits with status 1.
     fn usage_error(prog: &[u8], message: &str) -> i32 {
+        usage_error_bytes(prog, message.as_bytes())
+    }
+
+    fn usage_error_bytes(prog: &[u8], message: &[u8]) -> i32 {
         let mut text = prog.to_vec();
         text.extend_from_slice(b": ");
-        text.extend_from_slice(message.as_bytes());
+        text.extend_from_slice(message);
         text.extend_from_slice(b"\nTry '");
         text.extend_from_slice(prog);
         text.extend_from_slice(b" --help' for more information.\n");
@@ -316,22 +402,35 @@ mod cli {
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_else(|| "hashsum".to_string());
         let gnu = Algo::by_gnu_tool(&base);
-        let matches = match command(base.clone(), gnu).try_get_matches_from(&args) {
-            Ok(m) => m,
-            Err(e) => {
-                use clap::error::ErrorKind;
-                if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
-                    // Through `Out`: a lost help text is a write error too.
-                    let mut out = Out::new(prog);
-                    out.write(e.render().to_string().as_bytes());
-                    return if out.finish() { 0 } else { 1 };
+        // Help and version go through `Out`: a lost text is a write error.
+        let print = |prog: Vec<u8>, text: String| {
+            let mut out = Out::new(prog);
+            out.write(text.as_bytes());
+            if out.finish() { 0 } else { 1 }
+        };
+        let parsed = if gnu.is_some() {
+            let posixly_correct = std::env::var_os("POSIXLY_CORRECT").is_some();
+            match crate::getopt::parse(&args, posixly_correct) {
+                Ok(Gnu::Run { flags, files }) => Parsed { flags, algorithm: None, length: None, jobs: None, files },
+                Ok(Gnu::Help) => return print(prog, command(base, gnu).render_help().to_string()),
+                Ok(Gnu::Version) => return print(prog, command(base, gnu).render_version()),
+                Err(message) => return usage_error_bytes(&prog, &message),
+            }
+        } else {
+            match command(base.clone(), gnu).try_get_matches_from(&args) {
+                Ok(m) => Parsed::from_clap(&m),
+                Err(e) => {
+                    use clap::error::ErrorKind;
+                    if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+                        return print(prog, e.render().to_string());
+                    }
+                    let text = e.to_string();
+                    let first = text.lines().next().unwrap_or("invalid arguments");
+                    return usage_error(&prog, first.strip_prefix("error: ").unwrap_or(first));
                 }
-                let text = e.to_string();
-                let first = text.lines().next().unwrap_or("invalid arguments");
-                return usage_error(&prog, first.strip_prefix("error: ").unwrap_or(first));
             }
         };
-        let opts = match options(&matches, gnu) {
+        let opts = match options(&parsed, gnu) {
             Ok(o) => o,
             Err(message) => return usage_error(&prog, &message),
         };
@@ -349,10 +448,10 @@ mod cli {
 
     /// Turn the parsed arguments into [`Options`], with GNU's checks of
     /// option combinations in GNU's order.
-    fn options(m: &ArgMatches, gnu: Option<Algo>) -> Result<Options, String> {
+    fn options(m: &Parsed, gnu: Option<Algo>) -> Result<Options, String> {
         let algo = match gnu {
             Some(a) => a,
-            None => match m.get_one::<String>("algorithm") {
+            None => match &m.algorithm {
                 Some(name) => Algo::by_name(name)
                     .ok_or_else(|| format!("unknown algorithm '{name}' (known: {})", Algo::names()))?,
                 None => return Err(format!("no algorithm given: use -a ALG, with ALG one of {}", Algo::names())),
@@ -360,12 +459,12 @@ mod cli {
         };
         let info = algo.info();
         let check = m.get_flag("check");
-        let length = if gnu.is_none() { m.get_one::<u64>("length").copied() } else { None };
+        let length = if gnu.is_none() { m.length } else { None };
         let (len, len_fixed) = match (info.size, length) {
             (Size::Fixed(n), None) => (n, true),
             (Size::Fixed(_), Some(_)) => {
                 return Err(format!(
-                    "--length applies only to the extendable-output functions (shake128, shake256), not {}",
+                    "--length applies only to the extendable-output functions (shake128, shake256, kt128, kt256, turboshake128, turboshake256), not {}",
                     info.name
                 ));
             }
@@ -421,12 +520,11 @@ mod cli {
             return Err("the --recursive option is meaningless when verifying checksums".into());
         }
 
-        let jobs = match m.get_one::<u64>("jobs") {
-            Some(&n) => n as usize,
+        let jobs = match m.jobs {
+            Some(n) => n as usize,
             None => std::thread::available_parallelism().map_or(1, |n| n.get()),
         };
-        let mut files: Vec<OsString> =
-            m.get_many::<OsString>("files").map(|f| f.cloned().collect()).unwrap_or_default();
+        let mut files = m.files.clone();
         if files.is_empty() {
             files.push("-".into());
         }
@@ -470,7 +568,8 @@ mod cli {
 
         let mut ok = true;
         let mut line = Vec::with_capacity(512);
-        let result = engine::hash_all(opts.algo, opts.len, &sources, opts.jobs, opts.progress, |i, result| {
+        let mut bar = opts.progress.then(|| engine::Bar::new(Some(sources.len())));
+        let result = engine::hash_all(opts.algo, opts.len, &sources, opts.jobs, bar.as_mut(), |i, result| {
             let name = &names[i];
             match result {
                 Ok(digest) => {

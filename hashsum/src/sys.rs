@@ -14,6 +14,9 @@
 //! closed. (The alternatives: `libc::signal` to restore `SIGPIPE` would
 //! still leave the descriptors masked; `-Zon-broken-pipe` is nightly only.)
 //!
+//! Also here: the terminal's width for the progress line (`ioctl`, the
+//! one other C call).
+//!
 //! Closed standard descriptors are then filled with `/dev/null` here, but
 //! remembered: a file opened later must not become "standard input" (a
 //! worker thread opening a file while `-` is read) nor receive our output.
@@ -130,4 +133,59 @@ pub(crate) fn stdin() -> io::Result<Box<dyn io::Read + Send>> {
 /// "standard input: Bad file descriptor" when it was never open.
 pub(crate) fn stdin_close_failed() -> bool {
     closed(0) && STDIN_READ.load(Ordering::Relaxed)
+}
+
+/// `struct winsize` of `<sys/ioctl.h>`.
+#[repr(C)]
+#[derive(Default)]
+struct WinSize {
+    rows: u16,
+    cols: u16,
+    x_pixels: u16,
+    y_pixels: u16,
+}
+
+/// `TIOCGWINSZ`: Linux's generic value; the BSDs, macOS and Linux on
+/// PowerPC, MIPS and SPARC use the BSD encoding.
+#[cfg(all(
+    target_os = "linux",
+    not(any(
+        target_arch = "powerpc",
+        target_arch = "powerpc64",
+        target_arch = "mips",
+        target_arch = "mips64",
+        target_arch = "sparc64"
+    ))
+))]
+const TIOCGWINSZ: std::ffi::c_ulong = 0x5413;
+#[cfg(not(all(
+    target_os = "linux",
+    not(any(
+        target_arch = "powerpc",
+        target_arch = "powerpc64",
+        target_arch = "mips",
+        target_arch = "mips64",
+        target_arch = "sparc64"
+    ))
+)))]
+const TIOCGWINSZ: std::ffi::c_ulong = 0x4008_7468;
+
+unsafe extern "C" {
+    /// C's `ioctl(2)`.
+    fn ioctl(fd: c_int, request: std::ffi::c_ulong, ...) -> c_int;
+}
+
+/// The width in columns of the terminal on standard error (for the
+/// progress line), else `$COLUMNS`; `None` when neither says.
+pub(crate) fn terminal_width() -> Option<usize> {
+    let mut size = WinSize::default();
+    // SAFETY: TIOCGWINSZ on descriptor 2 writes one `struct winsize` (four
+    // unsigned shorts, laid out by `#[repr(C)]` as `WinSize`) through the
+    // pointer, which points to a live, writable `WinSize`; on a descriptor
+    // that is not a terminal it fails (ENOTTY) without writing.
+    let done = unsafe { ioctl(2, TIOCGWINSZ, &mut size as *mut WinSize) };
+    if done == 0 && size.cols > 0 {
+        return Some(usize::from(size.cols));
+    }
+    std::env::var("COLUMNS").ok()?.parse().ok().filter(|&c| c > 0)
 }

@@ -93,6 +93,20 @@ fn same(tool: &str, args: &[OsString], dir: &Path, stdin: &[u8]) -> Output {
     same_in(tool, args, dir, stdin, "C")
 }
 
+/// Ours as `hashsum -a ALG EXTRA... ARGS...` (`-j`, `-r`, `--progress`
+/// are not GNU's, so not accepted under a GNU name), its messages' prefix
+/// read as the GNU tool's.
+fn ours_as_hashsum(tool: &str, extra: &[&str], args: &[OsString], dir: &Path) -> Output {
+    let alg = tool.strip_suffix("sum").expect("a GNU tool's name");
+    let mut all = os(&["-a", alg]);
+    all.extend(os(extra));
+    all.extend(args.iter().cloned());
+    let mut out = run(Path::new(BIN), "hashsum", &all, dir, b"", "C");
+    let text = String::from_utf8_lossy(&out.stderr).replace("hashsum: ", &format!("{tool}: "));
+    out.stderr = text.into_bytes();
+    out
+}
+
 /// A fresh directory under the target's test scratch space.
 fn scratch(name: &str) -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("hashsum-tests").join(name);
@@ -179,9 +193,7 @@ fn every_output_mode_matches_gnu() {
             assert_eq!(gnu.code, 1, "the directory and the missing file fail");
             // Ours with -j (GNU has none) gives the same bytes.
             for jobs in ["1", "3"] {
-                let mut ours_args = os(&["-j", jobs]);
-                ours_args.extend(args.iter().cloned());
-                let ours = run(Path::new(BIN), tool, &ours_args, dir, b"", "C");
+                let ours = ours_as_hashsum(tool, &["-j", jobs], &args, dir);
                 assert!(ours == gnu, "`{tool} -j {jobs} {mode:?}` differs\n{}\n{}", gnu.show(), ours.show());
             }
         }
@@ -222,17 +234,67 @@ fn usage_errors_match_gnu() {
         for args in cases {
             same(tool, &os(args), dir, b"");
         }
-        // Unknown options: GNU's exit status and its pointer to --help (the
-        // first line's wording is clap's).
-        for args in [&["--no-such-option"][..], &["-Q"]] {
-            let theirs = run(&gnu_tool(tool), tool, &os(args), dir, b"", "C");
-            let ours = run(Path::new(BIN), tool, &os(args), dir, b"", "C");
-            assert_eq!((ours.code, theirs.code), (1, 1), "{}", ours.show());
-            let hint = format!("Try '{tool} --help' for more information.\n");
-            assert!(ours.stderr.ends_with(hint.as_bytes()), "{}", ours.show());
-            assert!(ours.stdout.is_empty());
+        // getopt's words for the rest: unknown, ambiguous and abbreviated
+        // options, arguments where none are taken, hashsum's own options
+        // (not GNU's), and --help/--version against later mistakes.
+        let getopt: [&[&str]; 22] = [
+            &["--no-such-option"],
+            &["-Q"],
+            &["-bx", "size-0"],
+            &["--foo=1"],
+            &["--s"],
+            &["--t"],
+            &["--="],
+            &["--check=yes"],
+            &["--che=yes", "x"],
+            &["--ignore=1"],
+            &["--help=x"],
+            &["-j", "2", "size-0"],
+            &["-h"],
+            &["-V"],
+            &["-r", "subdir"],
+            &["--progress", "size-0"],
+            &["-a", "md5", "size-0"],
+            &["-l", "3", "size-0"],
+            &["--length=3", "size-0"],
+            &["-x", "--help"],
+            &["--version", "-x"],
+            &["size-1", "--ta", "-", "--", "--tag"],
+        ];
+        for args in getopt {
+            if args[0] == "--version" {
+                // The version text is ours; the status and silence on
+                // standard error are GNU's.
+                let theirs = run(&gnu_tool(tool), tool, &os(args), dir, b"", "C");
+                let ours = run(Path::new(BIN), tool, &os(args), dir, b"", "C");
+                assert_eq!((ours.code, &ours.stderr), (0, &theirs.stderr), "{}", ours.show());
+                continue;
+            }
+            let out = same(tool, &os(args), dir, b"");
+            assert_eq!(out.code, 1, "{args:?}: {}", out.show());
         }
     }
+    // POSIXLY_CORRECT: the first file name ends the options.
+    for args in [&["size-1", "--tag"][..], &["-c", "nothing", "-w"], &["--tag", "size-0", "-b"]] {
+        let theirs = run_env(&gnu_tool("sha256sum"), "sha256sum", &os(args), dir, ("POSIXLY_CORRECT", "1"));
+        let ours = run_env(Path::new(BIN), "sha256sum", &os(args), dir, ("POSIXLY_CORRECT", "1"));
+        assert!(ours == theirs, "POSIXLY_CORRECT {args:?}\n{}\n{}", theirs.show(), ours.show());
+        assert_eq!(theirs.code, 1, "{}", theirs.show());
+    }
+}
+
+/// [`run`] with one more environment variable and no input.
+fn run_env(program: &Path, arg0: &str, args: &[OsString], dir: &Path, var: (&str, &str)) -> Output {
+    let out = Command::new(program)
+        .arg0(arg0)
+        .args(args)
+        .current_dir(dir)
+        .env("LC_ALL", "C")
+        .env(var.0, var.1)
+        .stdin(Stdio::null())
+        .output()
+        .expect("runs");
+    Output { stdout: out.stdout, stderr: out.stderr, code: out.status.code().expect("exited") }
 }
 
 /// Our own options' bad values: a clear message, GNU's usage status (1).
@@ -424,7 +486,7 @@ fn every_algorithm_matches_the_library_and_checks_itself() {
     use sha3::{Keccak256, Sha3_224, Sha3_256, Sha3_384, Sha3_512, Shake128, Shake256};
     let (dir, names) = tree();
     type Digest = fn(&[u8]) -> Vec<u8>;
-    let algos: [(&str, &[&str], Digest); 9] = [
+    let algos: [(&str, &[&str], Digest); 13] = [
         ("sha512-224", &[], |d| sha512::Sha512_224::digest(d).to_vec()),
         ("sha512-256", &[], |d| sha512::Sha512_256::digest(d).to_vec()),
         ("sha3-224", &[], |d| Sha3_224::digest(d).to_vec()),
@@ -440,6 +502,26 @@ fn every_algorithm_matches_the_library_and_checks_itself() {
         ("shake256", &[], |d| {
             let mut out = vec![0; 64];
             Shake256::digest_xof(d, &mut out);
+            out
+        }),
+        ("kt128", &[], |d| {
+            let mut out = vec![0; 32];
+            sha3::KangarooTwelve::digest_xof(b"", d, &mut out);
+            out
+        }),
+        ("kt256", &["-l", "20"], |d| {
+            let mut out = vec![0; 20];
+            sha3::Kt256::digest_xof(b"", d, &mut out);
+            out
+        }),
+        ("turboshake128", &["-l", "50"], |d| {
+            let mut out = vec![0; 50];
+            sha3::TurboShake128::digest_xof(0x1f, d, &mut out);
+            out
+        }),
+        ("turboshake256", &[], |d| {
+            let mut out = vec![0; 64];
+            sha3::TurboShake256::digest_xof(0x1f, d, &mut out);
             out
         }),
     ];
@@ -512,7 +594,7 @@ fn recursive_and_parallel_order_match_gnu() {
     }
     let theirs = run(&gnu_tool("sha256sum"), "sha256sum", &expected_order, &dir, b"", "C");
     for jobs in ["1", "2", "5"] {
-        let ours = run(Path::new(BIN), "sha256sum", &os(&["-r", "-j", jobs, "tree"]), &dir, b"", "C");
+        let ours = ours_as_hashsum("sha256sum", &["-r", "-j", jobs], &os(&["tree"]), &dir);
         assert!(ours == theirs, "-r -j {jobs}\n{}\n{}", theirs.show(), ours.show());
     }
 
@@ -528,9 +610,7 @@ fn recursive_and_parallel_order_match_gnu() {
     for tool in ["md5sum", "sha256sum"] {
         let theirs = run(&gnu_tool(tool), tool, &names, &many, b"", "C");
         for jobs in ["1", "2", "7"] {
-            let mut args = os(&["-j", jobs, "--progress"]);
-            args.extend(names.iter().cloned());
-            let ours = run(Path::new(BIN), tool, &args, &many, b"", "C");
+            let ours = ours_as_hashsum(tool, &["-j", jobs, "--progress"], &names, &many);
             assert!(ours == theirs, "{tool} -j {jobs} differs");
         }
     }

@@ -74,7 +74,21 @@ struct Place {
 fn place(name: &str) -> Place {
     static ROOT: OnceLock<PathBuf> = OnceLock::new();
     let root = ROOT.get_or_init(|| {
-        let root = std::env::temp_dir().join(format!("hashsum-hostile-{}", std::process::id()));
+        // /tmp (mode 1777) rather than $TMPDIR, which may sit under a home
+        // directory that `nobody` cannot enter.
+        let tmp = if Path::new("/tmp").is_dir() { PathBuf::from("/tmp") } else { std::env::temp_dir() };
+        // Earlier runs' directories (each holds a copy of the binary) go
+        // once their process is gone.
+        if let Ok(entries) = fs::read_dir(&tmp) {
+            for entry in entries.flatten() {
+                let name = entry.file_name();
+                let pid = name.to_str().and_then(|n| n.strip_prefix("hashsum-hostile-"));
+                if pid.is_some_and(|pid| !Path::new("/proc").join(pid).exists()) {
+                    let _ = fs::remove_dir_all(entry.path());
+                }
+            }
+        }
+        let root = tmp.join(format!("hashsum-hostile-{}", std::process::id()));
         let _ = fs::remove_dir_all(&root);
         fs::create_dir_all(&root).expect("a directory in the temporary directory");
         fs::set_permissions(&root, fs::Permissions::from_mode(0o755)).unwrap();
@@ -184,6 +198,22 @@ h() { (exec -a hashsum "$HASHSUM" "$@"); }
 }
 
 const LIMIT: Duration = Duration::from_secs(60);
+
+/// Wait for `child` at most `limit`; kill it and return `None` past that.
+fn wait_or_kill(child: &mut std::process::Child, limit: Duration) -> Option<std::process::ExitStatus> {
+    let start = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            return Some(status);
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
 
 /// Run `ours` (with our binary) and `theirs` (with GNU's tool); they must
 /// agree, our "hashsum:" prefix read as GNU's tool name.
@@ -453,7 +483,12 @@ yes "$line" | t -c - | head -n 2; echo "status $?"
 fn peak_rss_kib(child: &mut std::process::Child) -> u64 {
     let status = format!("/proc/{}/status", child.id());
     let mut peak = 0;
+    let start = Instant::now();
     loop {
+        if start.elapsed() > LIMIT {
+            let _ = child.kill();
+            panic!("did not finish within {LIMIT:?}");
+        }
         if let Ok(text) = fs::read_to_string(&status)
             && let Some(line) = text.lines().find(|l| l.starts_with("VmHWM:"))
         {
@@ -593,6 +628,94 @@ fn terminal_output_is_flushed_per_line() {
     }
     // Now give the FIFO a writer; the program finishes.
     fs::write(d.join("fifo"), b"late\n").unwrap();
-    let status = child.wait().unwrap();
+    let status = wait_or_kill(&mut child, LIMIT).expect("finishes once the FIFO has a writer");
     assert!(status.success());
+}
+
+/// `--progress` on a 30-column terminal (`script`'s) shared with the
+/// output: the bar is drawn on its own line, cut to fit (no wrapped rows),
+/// and erased before each hash line and each message, so the screen ends
+/// up with exactly the lines and messages, nothing glued to them.
+#[test]
+fn progress_keeps_to_its_own_line() {
+    if Command::new("script").arg("--version").output().is_err() {
+        println!("skipped: `script` (util-linux) is not installed, no terminal to test with");
+        return;
+    }
+    let place = place("progress");
+    let d = &place.dir;
+    fs::write(d.join("f0"), b"zero\n").unwrap();
+    fs::write(d.join("f1"), contents(300_000, 3)).unwrap();
+    fs::write(d.join("late-copy"), b"late\n").unwrap();
+    assert!(Command::new("mkfifo").arg(d.join("fifo")).status().unwrap().success());
+    let command = format!(
+        "stty cols 30 rows 10; (sleep 1.5; echo late >fifo) & exec -a hashsum {} -a sha256 --progress -j 2 f0 fifo f1 missing",
+        place.bin.display()
+    );
+    let mut child = Command::new("script")
+        .args(["-qfec", &command, "/dev/null"])
+        .current_dir(d)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("script runs");
+    let mut pipe = child.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        let _ = pipe.read_to_end(&mut v);
+        v
+    });
+    assert!(wait_or_kill(&mut child, LIMIT).is_some(), "hashsum --progress did not finish within {LIMIT:?}");
+    let raw = reader.join().unwrap();
+    let shown = String::from_utf8_lossy(&raw);
+    assert!(shown.contains(" files, "), "the bar was never drawn: {shown:?}");
+    // Every drawing of the bar fits in 29 columns (cut: it has more to say).
+    let mut cut = false;
+    for piece in shown.split('\r') {
+        if let Some(bar) = piece.strip_suffix("\x1b[K")
+            && bar.contains(" files, ")
+        {
+            assert!(bar.chars().count() <= 29, "a bar of {} columns: {bar:?}", bar.chars().count());
+            cut |= bar.chars().count() == 29;
+        }
+    }
+    assert!(cut, "the bar was never cut to the width: {shown:?}");
+    // What the screen shows at the end, row by row (carriage return,
+    // erase to end of line, newline).
+    let mut rows = Vec::new();
+    let mut line: Vec<u8> = Vec::new();
+    let mut col = 0;
+    let mut i = 0;
+    while i < raw.len() {
+        match raw[i] {
+            b'\r' => col = 0,
+            b'\n' => {
+                rows.push(String::from_utf8_lossy(&line).into_owned());
+                line.clear();
+                col = 0;
+            }
+            0x1b if raw[i..].starts_with(b"\x1b[K") => {
+                line.truncate(col);
+                i += 2;
+            }
+            b => {
+                if col < line.len() {
+                    line[col] = b;
+                } else {
+                    line.push(b);
+                }
+                col += 1;
+            }
+        }
+        i += 1;
+    }
+    if !line.is_empty() {
+        rows.push(String::from_utf8_lossy(&line).into_owned());
+    }
+    let gnu =
+        String::from_utf8(gnu_lines("sha256sum", d, &["f0", "late-copy", "f1"])).unwrap().replace("late-copy", "fifo");
+    let mut expected: Vec<String> = gnu.lines().map(String::from).collect();
+    expected.push("hashsum: missing: No such file or directory".into());
+    assert_eq!(rows, expected, "the screen: {shown:?}");
 }
