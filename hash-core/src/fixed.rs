@@ -221,7 +221,7 @@ impl<A: FixedAlgorithm> Hasher<A> {
     pub fn with_backend(backend: A::Backend) -> Self {
         match Self::try_with_backend(backend) {
             Ok(h) => h,
-            Err(e) => panic!("{}: {e}", A::NAME),
+            Err(e) => panic!("{}::with_backend: {e}", crate::type_name::<A>()),
         }
     }
 
@@ -295,7 +295,7 @@ impl<A: FixedAlgorithm> Hasher<A> {
     #[inline]
     #[track_caller]
     pub fn digest_with_backend(backend: A::Backend, data: &[u8]) -> A::Output {
-        digest_with::<A>(checked(backend), data)
+        digest_with::<A>(checked::<A>("digest_with_backend", backend), data)
     }
 
     /// Hash every message of `inputs` into the matching slot of `outputs`,
@@ -307,7 +307,7 @@ impl<A: FixedAlgorithm> Hasher<A> {
     #[inline]
     #[track_caller]
     pub fn digest_many(inputs: &[&[u8]], outputs: &mut [A::Output]) {
-        crate::check_batch(inputs.len(), outputs.len());
+        crate::check_batch_of::<A>("digest_many", inputs.len(), outputs.len());
         many::<A>(A::Backend::detect(), inputs, outputs);
     }
 
@@ -319,8 +319,8 @@ impl<A: FixedAlgorithm> Hasher<A> {
     #[inline]
     #[track_caller]
     pub fn digest_many_with_backend(backend: A::Backend, inputs: &[&[u8]], outputs: &mut [A::Output]) {
-        crate::check_batch(inputs.len(), outputs.len());
-        many::<A>(checked(backend), inputs, outputs);
+        crate::check_batch_of::<A>("digest_many_with_backend", inputs.len(), outputs.len());
+        many::<A>(checked::<A>("digest_many_with_backend", backend), inputs, outputs);
     }
 }
 
@@ -336,13 +336,14 @@ pub(crate) fn many<A: FixedAlgorithm>(backend: A::Backend, inputs: &[&[u8]], out
     }
 }
 
-/// `backend`, or a panic naming what the CPU lacks.
+/// `backend`, or a panic naming the type and the `function` the caller
+/// called (`Sha3_256::digest_with_backend: ...`) and what the CPU lacks.
 #[inline]
 #[track_caller]
-pub(crate) fn checked<B: BackendKind>(backend: B) -> B {
+pub(crate) fn checked<A: Algorithm>(function: &str, backend: A::Backend) -> A::Backend {
     match backend.check() {
         Ok(b) => b,
-        Err(e) => panic!("{e}"),
+        Err(e) => panic!("{}::{function}: {e}", crate::type_name::<A>()),
     }
 }
 

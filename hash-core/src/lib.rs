@@ -242,3 +242,30 @@ pub trait XofAlgorithm: Algorithm<State = [u64; 25]> {
 pub fn check_batch(inputs: usize, outputs: usize) {
     assert!(inputs == outputs, "digest_many: {inputs} inputs but {outputs} output slots; pass one output per input");
 }
+
+/// [`check_batch`] for the public batch functions, whose panic names the
+/// type and the function the caller called (`Shake128::digest_xof_many: 2
+/// inputs but 1 output slots; ...`).
+#[inline]
+#[track_caller]
+pub(crate) fn check_batch_of<A>(function: &str, inputs: usize, outputs: usize) {
+    if inputs != outputs {
+        batch_mismatch(type_name::<A>(), function, inputs, outputs);
+    }
+}
+
+#[cold]
+#[inline(never)]
+#[track_caller]
+fn batch_mismatch(ty: &str, function: &str, inputs: usize, outputs: usize) -> ! {
+    panic!("{ty}::{function}: {inputs} inputs but {outputs} output slots; pass one output per input")
+}
+
+/// The name of `A`'s type without its path: `Sha3_256` for
+/// `sha3::algorithm::Sha3_256`, which is also the name of the crate's
+/// hasher type for it (`sha3::Sha3_256 = Hasher<algorithm::Sha3_256>`), so
+/// that panics name what the caller wrote.
+pub(crate) fn type_name<A>() -> &'static str {
+    let full = core::any::type_name::<A>();
+    full.rsplit("::").next().unwrap_or(full)
+}

@@ -38,7 +38,7 @@ impl<A: XofAlgorithm> Xof<A> {
     pub fn with_backend(backend: A::Backend) -> Self {
         match Self::try_with_backend(backend) {
             Ok(x) => x,
-            Err(e) => panic!("{}: {e}", A::NAME),
+            Err(e) => panic!("{}::with_backend: {e}", crate::type_name::<A>()),
         }
     }
 
@@ -100,7 +100,7 @@ impl<A: XofAlgorithm> Xof<A> {
     #[inline]
     #[track_caller]
     pub fn digest_xof_with_backend(backend: A::Backend, data: &[u8], out: &mut [u8]) {
-        digest_xof_with::<A>(checked(backend), data, out);
+        digest_xof_with::<A>(checked::<A>("digest_xof_with_backend", backend), data, out);
     }
 
     /// Absorb each of `inputs` and fill the matching slot of `outputs`
@@ -111,7 +111,7 @@ impl<A: XofAlgorithm> Xof<A> {
     #[inline]
     #[track_caller]
     pub fn digest_xof_many(inputs: &[&[u8]], outputs: &mut [&mut [u8]]) {
-        crate::check_batch(inputs.len(), outputs.len());
+        crate::check_batch_of::<A>("digest_xof_many", inputs.len(), outputs.len());
         Self::xof_many_unchecked(A::Backend::detect(), inputs, outputs);
     }
 
@@ -123,8 +123,8 @@ impl<A: XofAlgorithm> Xof<A> {
     #[inline]
     #[track_caller]
     pub fn digest_xof_many_with_backend(backend: A::Backend, inputs: &[&[u8]], outputs: &mut [&mut [u8]]) {
-        crate::check_batch(inputs.len(), outputs.len());
-        Self::xof_many_unchecked(checked(backend), inputs, outputs);
+        crate::check_batch_of::<A>("digest_xof_many_with_backend", inputs.len(), outputs.len());
+        Self::xof_many_unchecked(checked::<A>("digest_xof_many_with_backend", backend), inputs, outputs);
     }
 
     /// One message takes the one-shot path (as `Hasher::digest_many`'s

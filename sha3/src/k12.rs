@@ -22,7 +22,7 @@ use hash_core::XofAlgorithm;
 
 use crate::sponge::{Sponge, length_encode};
 use crate::turboshake::{TurboShake128Reader, TurboShake256Reader};
-use crate::{Backend, algorithm, backend};
+use crate::{Backend, UnsupportedBackend, algorithm, backend};
 
 /// Chunk size (RFC 9861 §3.2).
 const CHUNK: usize = 8192;
@@ -49,6 +49,16 @@ struct Tree<A: XofAlgorithm<Backend = Backend>, const RATE: usize, const CV: usi
 impl<A: XofAlgorithm<Backend = Backend>, const RATE: usize, const CV: usize, const BUF: usize> Tree<A, RATE, CV, BUF> {
     fn new(backend: Backend) -> Self {
         Tree { final_node: Sponge::new(backend), first: 0, tree: false, leaves: 0, buf: [0; BUF], buf_len: 0 }
+    }
+
+    /// Back to the empty message, on the same backend (the buffer's bytes
+    /// are left as they are: only `buf_len` of them are ever read).
+    fn reset(&mut self) {
+        self.final_node = Sponge::new(self.final_node.backend());
+        self.first = 0;
+        self.tree = false;
+        self.leaves = 0;
+        self.buf_len = 0;
     }
 
     fn update(&mut self, mut data: &[u8]) {
@@ -176,13 +186,30 @@ macro_rules! kangaroo {
             /// multi-lane engine hashes the leaves).
             ///
             /// # Panics
-            /// If this CPU (or build) does not support `backend`.
+            /// If this CPU (or build) does not support `backend`; the
+            /// message names this type. See [`Self::try_with_backend`].
             #[track_caller]
             pub fn with_backend(backend: Backend, customization: &'c [u8]) -> Self {
-                match backend.check() {
-                    Ok(b) => $name { tree: Tree::new(b), customization },
-                    Err(e) => panic!("{}: {e}", $title),
+                match Self::try_with_backend(backend, customization) {
+                    Ok(x) => x,
+                    Err(e) => panic!(concat!(stringify!($name), "::with_backend: {}"), e),
                 }
+            }
+
+            /// As [`Self::with_backend`], or the error if this CPU (or
+            /// build) does not support `backend`.
+            ///
+            /// ```
+            /// use sha3::Backend;
+            #[doc = concat!("let k = sha3::", stringify!($name), "::try_with_backend(Backend::Portable, b\"C\");")]
+            /// assert_eq!(k.unwrap().backend(), Backend::Portable);
+            /// for b in Backend::all().iter().filter(|b| !b.is_supported()) {
+            #[doc = concat!("    let e = sha3::", stringify!($name), "::try_with_backend(*b, b\"C\").unwrap_err();")]
+            ///     assert_eq!(e.backend, b.name());
+            /// }
+            /// ```
+            pub fn try_with_backend(backend: Backend, customization: &'c [u8]) -> Result<Self, UnsupportedBackend> {
+                Ok($name { tree: Tree::new(backend.check()?), customization })
             }
 
             /// The backend this hasher permutes with.
@@ -203,6 +230,19 @@ macro_rules! kangaroo {
                 self.tree.finish(self.customization)
             }
 
+            /// [`Self::finalize_xof`], then start over with the same C and
+            /// backend.
+            pub fn finalize_xof_reset(&mut self) -> $reader {
+                let fresh = Tree::new(self.backend());
+                let tree = core::mem::replace(&mut self.tree, fresh);
+                tree.finish(self.customization)
+            }
+
+            /// Forget the message; C and the backend stay.
+            pub fn reset(&mut self) {
+                self.tree.reset();
+            }
+
             /// One-shot: hash `data` with customization `customization`
             /// and fill `out`.
             #[inline]
@@ -218,7 +258,7 @@ macro_rules! kangaroo {
             pub fn digest_xof_with_backend(backend: Backend, customization: &[u8], data: &[u8], out: &mut [u8]) {
                 match backend.check() {
                     Ok(b) => Self::digest_xof_with(b, customization, data, out),
-                    Err(e) => panic!("{}: {e}", $title),
+                    Err(e) => panic!(concat!(stringify!($name), "::digest_xof_with_backend: {}"), e),
                 }
             }
 
@@ -240,9 +280,12 @@ macro_rules! kangaroo {
             }
         }
 
+        crate::interop::xof_traits!($name<'c>, $reader);
+        crate::interop::hash_marker!($name<'c>);
+
         impl fmt::Debug for $name<'_> {
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.debug_struct($title)
+                f.debug_struct(concat!(stringify!($name), " (", $title, ")"))
                     .field("backend", &self.backend())
                     .field("customization_len", &self.customization.len())
                     .finish_non_exhaustive()

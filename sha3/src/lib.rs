@@ -57,10 +57,11 @@
 //! [`Backend::detect`] picks, once per process:
 //!
 //! * [`Backend::Avx512`] on x86-64 CPUs with AVX-512F (and AVX2, BMI1,
-//!   BMI2): single messages use the scalar BMI permutation; batches
-//!   (`digest_many`, `digest_xof_many`), KangarooTwelve leaves and
-//!   ParallelHash blocks run eight Keccak states side by side in the
-//!   AVX-512 registers;
+//!   BMI2): single messages run a one-state AVX-512 permutation on Intel
+//!   CPUs and the scalar BMI one on others (AMD's Zen 4 and 5 are not
+//!   timed yet; see [`Backend::Avx512`]); batches (`digest_many`,
+//!   `digest_xof_many`), KangarooTwelve leaves and ParallelHash blocks run
+//!   eight Keccak states side by side in the AVX-512 registers;
 //! * [`Backend::Avx2`] on x86-64 CPUs with AVX2, BMI1 and BMI2 (Haswell and
 //!   later, Zen): the same with four Keccak states in the AVX2 registers;
 //! * [`Backend::X86`] where BMI1 and BMI2 exist without AVX2: the scalar
@@ -86,10 +87,22 @@
 //! [`TupleHash128`]/[`TupleHash256`] (and TupleHashXOF),
 //! [`ParallelHash128`]/[`ParallelHash256`] (and ParallelHashXOF) of NIST SP
 //! 800-185, and [`TurboShake128`]/[`TurboShake256`], [`KangarooTwelve`]
-//! (KT128) and [`Kt256`] of RFC 9861: all `Clone + Debug`, `no_std`,
-//! allocation-free, streaming in any split. TurboSHAKE and KangarooTwelve
-//! use Keccak-p\[1600, 12\]; KangarooTwelve's 8 KiB leaves and
-//! ParallelHash's blocks run on the multi-lane engines.
+//! (KT128) and [`Kt256`] of RFC 9861: all `Clone + Debug` (the key and
+//! the data never printed), `no_std`, allocation-free, streaming in any
+//! split. TurboSHAKE and KangarooTwelve use Keccak-p\[1600, 12\];
+//! KangarooTwelve's 8 KiB leaves and ParallelHash's blocks run on the
+//! multi-lane engines.
+//!
+//! Like the hashes, each has `with_backend` (which panics, naming the type
+//! called, on a backend this CPU lacks) and `try_with_backend` (which
+//! returns [`UnsupportedBackend`]), and `reset`. All but TupleHash
+//! implement `std::io::Write` (feature `std`) and `digest`'s `Update`,
+//! `ExtendableOutput`, `ExtendableOutputReset` and `Reset` (feature
+//! `digest`; with `digest011` the 0.11 ones too), so generic `digest` code
+//! takes them; KMAC adds `digest::Mac` (read [`Kmac128`]'s note on
+//! truncated tags), cSHAKE the 0.11 `CustomizedInit`. TupleHash has none
+//! of these: they let data arrive in any split, and its output depends on
+//! the split into elements ([`TupleHash128`] says more).
 //!
 //! ```
 //! use sha3::{KangarooTwelve, Kmac256, TupleHash128};
@@ -109,12 +122,46 @@
 //! let mut digest = [0u8; 32];
 //! KangarooTwelve::digest_xof(b"", &[0u8; 100_000], &mut digest);
 //! ```
+//!
+//! Generic `digest` code and `std::io` take them (features `digest` and
+//! `std`, on by default):
+//!
+//! ```
+//! # #[cfg(all(feature = "digest", feature = "std"))] {
+//! use hash_core::digest::{ExtendableOutput, Update, XofReader};
+//! use sha3::{CShake128, KangarooTwelve, ParallelHash128, TurboShake128};
+//!
+//! fn xof32<X: Update + ExtendableOutput>(mut x: X, data: &[u8]) -> [u8; 32] {
+//!     x.update(data);
+//!     let mut out = [0u8; 32];
+//!     x.finalize_xof().read(&mut out);
+//!     out
+//! }
+//!
+//! let mut want = [0u8; 32];
+//! KangarooTwelve::digest_xof(b"C", b"abc", &mut want);
+//! assert_eq!(xof32(KangarooTwelve::new(b"C"), b"abc"), want);
+//! TurboShake128::digest_xof(0x1f, b"abc", &mut want);
+//! assert_eq!(xof32(TurboShake128::new(0x1f), b"abc"), want);
+//! CShake128::digest_xof(b"", b"S", b"abc", &mut want);
+//! assert_eq!(xof32(CShake128::new(b"", b"S"), b"abc"), want);
+//!
+//! // std::io::Write: copy a reader straight into the hasher.
+//! let mut p = ParallelHash128::new(64, b"");
+//! std::io::copy(&mut &[7u8; 1000][..], &mut p).unwrap();
+//! assert_eq!(xof32(p, b""), xof32(ParallelHash128::new(64, b""), &[7u8; 1000]));
+//! # }
+//! ```
 #![no_std]
 #![warn(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+#[cfg(feature = "std")]
+extern crate std;
+
 mod backend;
 mod consts;
+mod interop;
 mod k12;
 mod sp800_185;
 mod sponge;

@@ -12,7 +12,7 @@ use hash_core::XofReader;
 
 use crate::algorithm::{Shake128, Shake256};
 use crate::sponge::{Sponge, bits, left_encode, right_encode};
-use crate::{Backend, backend};
+use crate::{Backend, UnsupportedBackend, backend};
 
 /// The output reader of [`CShake128`], [`Kmac128`] (KMACXOF128),
 /// [`TupleHash128`] and [`ParallelHash128`]: the same type as
@@ -25,16 +25,6 @@ pub type CShake256Reader = XofReader<Shake256>;
 const PARALLEL_GROUP: usize = 8;
 /// ParallelHash's block buffer: eight blocks of up to 1 KiB.
 const PARALLEL_BUF: usize = 8 * 1024;
-
-/// Resolve a forced backend, panicking with the function's name and the
-/// missing CPU features.
-#[track_caller]
-fn checked(name: &str, backend: Backend) -> Backend {
-    match backend.check() {
-        Ok(b) => b,
-        Err(e) => panic!("{name}: {e}"),
-    }
-}
 
 macro_rules! cshake {
     ($cshake:ident, $kmac:ident, $tuple:ident, $parallel:ident, $alg:ty, $reader:ident,
@@ -53,12 +43,16 @@ macro_rules! cshake {
         /// let mut out = [0u8; 32];
         /// x.finalize_xof().read(&mut out);
         /// ```
-        #[derive(Clone, Debug)]
+        #[derive(Clone)]
         pub struct $cshake {
             sponge: Sponge<$alg>,
             /// SHAKE's 0x1f when N and S are empty, else cSHAKE's 0x04
             /// (suffix `00`, then `pad10*1`'s first bit).
             domain: u8,
+            /// The state after the prefix (a block boundary), for `reset`:
+            /// `bytepad(encode_string(N) || encode_string(S))`, and for
+            /// KMAC the key's `bytepad` too. Never printed.
+            init: [u64; 25],
         }
 
         impl $cshake {
@@ -73,17 +67,41 @@ macro_rules! cshake {
             /// As [`Self::new`], permuting with exactly `backend`.
             ///
             /// # Panics
-            /// If this CPU (or build) does not support `backend`.
+            /// If this CPU (or build) does not support `backend`; the
+            /// message names this type. See [`Self::try_with_backend`].
             #[track_caller]
             pub fn with_backend(backend: Backend, function_name: &[u8], customization: &[u8]) -> Self {
-                Self::new_unchecked(checked(stringify!($cshake), backend), function_name, customization)
+                match Self::try_with_backend(backend, function_name, customization) {
+                    Ok(x) => x,
+                    Err(e) => panic!(concat!(stringify!($cshake), "::with_backend: {}"), e),
+                }
+            }
+
+            /// As [`Self::with_backend`], or the error if this CPU (or
+            /// build) does not support `backend`.
+            ///
+            /// ```
+            /// use sha3::Backend;
+            #[doc = concat!("let x = sha3::", stringify!($cshake), "::try_with_backend(Backend::Portable, b\"\", b\"S\");")]
+            /// assert_eq!(x.unwrap().backend(), Backend::Portable);
+            /// for b in Backend::all().iter().filter(|b| !b.is_supported()) {
+            #[doc = concat!("    let e = sha3::", stringify!($cshake), "::try_with_backend(*b, b\"\", b\"S\").unwrap_err();")]
+            ///     assert_eq!(e.backend, b.name());
+            /// }
+            /// ```
+            pub fn try_with_backend(
+                backend: Backend,
+                function_name: &[u8],
+                customization: &[u8],
+            ) -> Result<Self, UnsupportedBackend> {
+                Ok(Self::new_unchecked(backend.check()?, function_name, customization))
             }
 
             fn new_unchecked(backend: Backend, function_name: &[u8], customization: &[u8]) -> Self {
                 let mut sponge = Sponge::new(backend);
                 if function_name.is_empty() && customization.is_empty() {
                     // §3.3: cSHAKE(X, L, "", "") = SHAKE(X, L).
-                    return $cshake { sponge, domain: 0x1f };
+                    return $cshake { sponge, domain: 0x1f, init: [0; 25] };
                 }
                 // §3.3: bytepad(encode_string(N) || encode_string(S), rate).
                 sponge.update(left_encode($rate).as_bytes());
@@ -92,7 +110,17 @@ macro_rules! cshake {
                     sponge.update(s);
                 }
                 sponge.zero_fill();
-                $cshake { sponge, domain: 0x04 }
+                $cshake { init: sponge.state(), sponge, domain: 0x04 }
+            }
+
+            /// Absorb `bytepad`ded data (a block boundary after it) that
+            /// `reset` keeps: KMAC's key.
+            fn absorb_prefix(&mut self, prefix: &[&[u8]]) {
+                for part in prefix {
+                    self.sponge.update(part);
+                }
+                self.sponge.zero_fill();
+                self.init = self.sponge.state();
             }
 
             /// The backend this hasher permutes with.
@@ -113,11 +141,46 @@ macro_rules! cshake {
                 self.sponge.finalize(self.domain)
             }
 
+            /// [`Self::finalize_xof`], then start over with the same N, S
+            /// and backend.
+            #[inline]
+            pub fn finalize_xof_reset(&mut self) -> $reader {
+                let reader = self.clone().finalize_xof();
+                self.reset();
+                reader
+            }
+
+            /// Forget the message; N, S and the backend stay.
+            #[inline]
+            pub fn reset(&mut self) {
+                self.sponge = Sponge::from_state(self.sponge.backend(), self.init);
+            }
+
             /// One-shot: cSHAKE of `data`, filling `out`.
             pub fn digest_xof(function_name: &[u8], customization: &[u8], data: &[u8], out: &mut [u8]) {
                 let mut x = Self::new(function_name, customization);
                 x.update(data);
                 x.finalize_xof().read(out);
+            }
+        }
+
+        /// Names the type and the backend; never the state (for KMAC it
+        /// depends on the key).
+        impl core::fmt::Debug for $cshake {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.debug_struct(stringify!($cshake)).field("backend", &self.backend()).finish_non_exhaustive()
+            }
+        }
+
+        crate::interop::xof_traits!($cshake, $reader);
+        crate::interop::hash_marker!($cshake);
+
+        /// cSHAKE with N empty and S = `customization` (N is reserved for
+        /// NIST's functions).
+        #[cfg(feature = "digest011")]
+        impl digest011::CustomizedInit for $cshake {
+            fn new_customized(customization: &[u8]) -> Self {
+                $cshake::new(b"", customization)
             }
         }
 
@@ -134,8 +197,50 @@ macro_rules! cshake {
         /// With the `digest` feature it implements `digest::Mac` (key
         /// via `new_from_slice`, empty customization) with a
         #[doc = $tag]
-        /// tag.
-        #[derive(Clone, Debug)]
+        /// tag (L =
+        #[doc = concat!($cv, " bytes), and `digest`'s `Update`, `ExtendableOutput` (KMACXOF),")]
+        /// `Reset`, `FixedOutputReset` and `ExtendableOutputReset`; with
+        /// `digest011` the same on the 0.11 line; with `std`,
+        /// `std::io::Write`.
+        ///
+        /// # `digest::Mac` and truncated tags
+        ///
+        /// `Mac::verify_slice` checks the whole
+        #[doc = $tag]
+        /// tag, as [`Self::verify_len`] does. **Do not use
+        /// `Mac::verify_truncated_left` or `verify_truncated_right` with
+        /// KMAC.** `digest` provides them for every `Mac` (they cannot be
+        /// changed here) and they compare the first or last bytes of the
+        #[doc = $tag]
+        /// tag, so they accept a tag of a single byte (a forger needs at
+        /// most 256 tries), and they reject a genuine shorter KMAC tag:
+        /// KMAC absorbs L, so its tag with L = 16 bytes is not a prefix of
+        /// its tag with L =
+        #[doc = concat!($cv, " bytes. For a shorter tag use [`Self::verify_len`] (or")]
+        /// [`Self::verify`]) with the length the protocol fixes.
+        ///
+        /// ```
+        /// # #[cfg(feature = "digest")] {
+        /// use hash_core::digest::Mac;
+        #[doc = concat!("use sha3::", stringify!($kmac), ";")]
+        ///
+        #[doc = concat!("let mut m = <", stringify!($kmac), " as Mac>::new_from_slice(b\"key\").unwrap();")]
+        /// m.update(b"message");
+        /// let full = m.clone().finalize().into_bytes();
+        /// assert!(m.clone().verify_slice(&full).is_ok());
+        /// assert!(m.clone().verify_slice(&full[..16]).is_err());
+        /// // The pitfall: one byte of the full tag passes the truncated check,
+        /// assert!(m.clone().verify_truncated_left(&full[..1]).is_ok());
+        /// // and the genuine KMAC tag with L = 16 bytes does not.
+        #[doc = concat!("let mut k = ", stringify!($kmac), "::new(b\"key\", b\"\");")]
+        /// k.update(b"message");
+        /// let mut tag16 = [0u8; 16];
+        /// k.clone().finalize_into(&mut tag16);
+        /// assert!(m.verify_truncated_left(&tag16).is_err());
+        /// assert!(k.verify_len(&tag16, 16), "the inherent check for a 16-byte tag");
+        /// # }
+        /// ```
+        #[derive(Clone)]
         pub struct $kmac {
             inner: $cshake,
         }
@@ -151,19 +256,56 @@ macro_rules! cshake {
             /// As [`Self::new`], permuting with exactly `backend`.
             ///
             /// # Panics
-            /// If this CPU (or build) does not support `backend`.
+            /// If this CPU (or build) does not support `backend`; the
+            /// message names this type. See [`Self::try_with_backend`].
             #[track_caller]
             pub fn with_backend(backend: Backend, key: &[u8], customization: &[u8]) -> Self {
-                Self::keyed($cshake::with_backend(backend, b"KMAC", customization), key)
+                match Self::try_with_backend(backend, key, customization) {
+                    Ok(x) => x,
+                    Err(e) => panic!(concat!(stringify!($kmac), "::with_backend: {}"), e),
+                }
+            }
+
+            /// As [`Self::with_backend`], or the error if this CPU (or
+            /// build) does not support `backend`.
+            pub fn try_with_backend(
+                backend: Backend,
+                key: &[u8],
+                customization: &[u8],
+            ) -> Result<Self, UnsupportedBackend> {
+                Ok(Self::keyed($cshake::try_with_backend(backend, b"KMAC", customization)?, key))
             }
 
             fn keyed(mut inner: $cshake, key: &[u8]) -> Self {
                 // §4.3: newX = bytepad(encode_string(K), rate) || X || ...
-                inner.sponge.update(left_encode($rate).as_bytes());
-                inner.sponge.update(left_encode(bits(key.len())).as_bytes());
-                inner.sponge.update(key);
-                inner.sponge.zero_fill();
+                // `reset` returns to the state after the key.
+                inner.absorb_prefix(&[
+                    left_encode($rate).as_bytes(),
+                    left_encode(bits(key.len())).as_bytes(),
+                    key,
+                ]);
                 $kmac { inner }
+            }
+
+            /// The backend this MAC permutes with.
+            #[inline]
+            pub fn backend(&self) -> Backend {
+                self.inner.backend()
+            }
+
+            /// Forget the message; the key, customization and backend stay.
+            #[inline]
+            pub fn reset(&mut self) {
+                self.inner.reset();
+            }
+
+            /// [`Self::finalize_xof`] (KMACXOF), then start over with the
+            /// same key.
+            #[inline]
+            pub fn finalize_xof_reset(&mut self) -> $reader {
+                let reader = self.clone().finalize_xof();
+                self.reset();
+                reader
             }
 
             /// Absorb message data.
@@ -262,6 +404,15 @@ macro_rules! cshake {
             }
         }
 
+        /// Names the type and the backend; never the key or the state.
+        impl core::fmt::Debug for $kmac {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.debug_struct(stringify!($kmac)).field("backend", &self.backend()).finish_non_exhaustive()
+            }
+        }
+
+        crate::interop::xof_traits!($kmac, $reader);
+
         #[cfg(feature = "digest")]
         impl digest::OutputSizeUser for $kmac {
             type OutputSize = hash_core::typenum::$ucv;
@@ -285,13 +436,6 @@ macro_rules! cshake {
         }
 
         #[cfg(feature = "digest")]
-        impl digest::Update for $kmac {
-            fn update(&mut self, data: &[u8]) {
-                $kmac::update(self, data);
-            }
-        }
-
-        #[cfg(feature = "digest")]
         impl digest::FixedOutput for $kmac {
             fn finalize_into(self, out: &mut digest::Output<Self>) {
                 $kmac::finalize_into(self, out);
@@ -299,7 +443,55 @@ macro_rules! cshake {
         }
 
         #[cfg(feature = "digest")]
+        impl digest::FixedOutputReset for $kmac {
+            fn finalize_into_reset(&mut self, out: &mut digest::Output<Self>) {
+                self.clone().finalize_into(out);
+                self.reset();
+            }
+        }
+
+        #[cfg(feature = "digest")]
         impl digest::MacMarker for $kmac {}
+
+        #[cfg(feature = "digest011")]
+        impl digest011::OutputSizeUser for $kmac {
+            type OutputSize = hash_core::typenum::$ucv;
+        }
+
+        #[cfg(feature = "digest011")]
+        impl digest011::common::KeySizeUser for $kmac {
+            type KeySize = hash_core::typenum::$ucv;
+        }
+
+        #[cfg(feature = "digest011")]
+        impl digest011::KeyInit for $kmac {
+            fn new(key: &digest011::Key<Self>) -> Self {
+                $kmac::new(key, b"")
+            }
+
+            /// Any key length is valid for KMAC (§4.3).
+            fn new_from_slice(key: &[u8]) -> Result<Self, digest011::InvalidLength> {
+                Ok($kmac::new(key, b""))
+            }
+        }
+
+        #[cfg(feature = "digest011")]
+        impl digest011::FixedOutput for $kmac {
+            fn finalize_into(self, out: &mut digest011::Output<Self>) {
+                $kmac::finalize_into(self, out);
+            }
+        }
+
+        #[cfg(feature = "digest011")]
+        impl digest011::FixedOutputReset for $kmac {
+            fn finalize_into_reset(&mut self, out: &mut digest011::Output<Self>) {
+                self.clone().finalize_into(out);
+                self.reset();
+            }
+        }
+
+        #[cfg(feature = "digest011")]
+        impl digest011::MacMarker for $kmac {}
 
         /// TupleHash
         #[doc = $strength]
@@ -308,9 +500,37 @@ macro_rules! cshake {
         /// (SP 800-185 §5): a hash of a sequence of byte strings, each
         /// absorbed as `encode_string(X[i])` so that the split between
         /// elements is part of the input.
-        #[derive(Clone, Debug)]
+        ///
+        /// It implements neither `std::io::Write` nor `digest::Update`
+        /// (nor so `digest::ExtendableOutput`, which needs `Update`): both
+        /// contracts let the caller's data arrive in any split (`write_all`
+        /// may call `write` many times, a `BufWriter` joins writes, and
+        /// `Update` promises that `update(a); update(b)` equals
+        /// `update(a || b)`), while TupleHash's output depends on where the
+        /// elements split. Each element goes in whole through
+        /// [`Self::push`]:
+        ///
+        /// ```
+        #[doc = concat!("use sha3::", stringify!($tuple), ";")]
+        /// let hash = |elements: &[&[u8]]| {
+        #[doc = concat!("    let mut t = ", stringify!($tuple), "::new(b\"\");")]
+        ///     elements.iter().for_each(|e| t.push(e));
+        ///     let mut out = [0u8; 32];
+        ///     t.finalize_into(&mut out);
+        ///     out
+        /// };
+        /// assert_ne!(hash(&[b"ab", b"c"]), hash(&[b"a", b"bc"]));
+        /// ```
+        #[derive(Clone)]
         pub struct $tuple {
             inner: $cshake,
+        }
+
+        /// Names the type and the backend; never the elements.
+        impl core::fmt::Debug for $tuple {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.debug_struct(stringify!($tuple)).field("backend", &self.backend()).finish_non_exhaustive()
+            }
         }
 
         impl $tuple {
@@ -323,10 +543,32 @@ macro_rules! cshake {
             /// As [`Self::new`], permuting with exactly `backend`.
             ///
             /// # Panics
-            /// If this CPU (or build) does not support `backend`.
+            /// If this CPU (or build) does not support `backend`; the
+            /// message names this type. See [`Self::try_with_backend`].
             #[track_caller]
             pub fn with_backend(backend: Backend, customization: &[u8]) -> Self {
-                $tuple { inner: $cshake::with_backend(backend, b"TupleHash", customization) }
+                match Self::try_with_backend(backend, customization) {
+                    Ok(x) => x,
+                    Err(e) => panic!(concat!(stringify!($tuple), "::with_backend: {}"), e),
+                }
+            }
+
+            /// As [`Self::with_backend`], or the error if this CPU (or
+            /// build) does not support `backend`.
+            pub fn try_with_backend(backend: Backend, customization: &[u8]) -> Result<Self, UnsupportedBackend> {
+                Ok($tuple { inner: $cshake::try_with_backend(backend, b"TupleHash", customization)? })
+            }
+
+            /// The backend this hasher permutes with.
+            #[inline]
+            pub fn backend(&self) -> Backend {
+                self.inner.backend()
+            }
+
+            /// Forget every element; the customization and backend stay.
+            #[inline]
+            pub fn reset(&mut self) {
+                self.inner.reset();
             }
 
             /// Append one element to the tuple (§5.3: `encode_string`).
@@ -385,7 +627,7 @@ macro_rules! cshake {
             fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
                 f.debug_struct(stringify!($parallel))
                     .field("block_size", &self.block_size)
-                    .field("backend", &self.outer.backend())
+                    .field("backend", &self.backend())
                     .finish_non_exhaustive()
             }
         }
@@ -411,14 +653,33 @@ macro_rules! cshake {
             ///
             /// # Panics
             /// If `block_size` is 0, or this CPU (or build) does not
-            /// support `backend`.
+            /// support `backend`; the message names this type. See
+            /// [`Self::try_with_backend`].
             #[track_caller]
             pub fn with_backend(backend: Backend, block_size: usize, customization: &[u8]) -> Self {
+                match Self::try_with_backend(backend, block_size, customization) {
+                    Ok(x) => x,
+                    Err(e) => panic!(concat!(stringify!($parallel), "::with_backend: {}"), e),
+                }
+            }
+
+            /// As [`Self::with_backend`], or the error if this CPU (or
+            /// build) does not support `backend`.
+            ///
+            /// # Panics
+            /// If `block_size` is 0, as [`Self::new`] does (the error type
+            /// names backends only; [`Self::try_new`] checks B).
+            #[track_caller]
+            pub fn try_with_backend(
+                backend: Backend,
+                block_size: usize,
+                customization: &[u8],
+            ) -> Result<Self, UnsupportedBackend> {
                 assert!(block_size > 0, concat!(stringify!($parallel), ": the block size B must be at least 1 byte"));
-                let mut outer = $cshake::with_backend(backend, b"ParallelHash", customization);
+                let mut outer = $cshake::try_with_backend(backend, b"ParallelHash", customization)?;
                 // §6.3: z = left_encode(B) || ...
                 outer.update(left_encode(block_size as u128).as_bytes());
-                $parallel {
+                Ok($parallel {
                     outer,
                     leaf: Sponge::new(backend),
                     block_size,
@@ -426,7 +687,32 @@ macro_rules! cshake {
                     blocks: 0,
                     buf: [0; PARALLEL_BUF],
                     buf_len: 0,
-                }
+                })
+            }
+
+            /// The backend this hasher permutes with.
+            #[inline]
+            pub fn backend(&self) -> Backend {
+                self.outer.backend()
+            }
+
+            /// Forget the message; B, the customization and the backend
+            /// stay.
+            pub fn reset(&mut self) {
+                self.outer.reset();
+                self.outer.update(left_encode(self.block_size as u128).as_bytes());
+                self.leaf = Sponge::new(self.outer.backend());
+                self.leaf_len = 0;
+                self.blocks = 0;
+                self.buf_len = 0;
+            }
+
+            /// [`Self::finalize_xof`] (ParallelHashXOF), then start over
+            /// with the same B and customization.
+            pub fn finalize_xof_reset(&mut self) -> $reader {
+                let reader = self.clone().finalize_xof();
+                self.reset();
+                reader
             }
 
             /// Whether blocks are buffered eight at a time (B <= 1 KiB).
@@ -534,6 +820,9 @@ macro_rules! cshake {
                 self.outer.finalize_xof()
             }
         }
+
+        crate::interop::xof_traits!($parallel, $reader);
+        crate::interop::hash_marker!($parallel);
     };
 }
 

@@ -30,6 +30,19 @@ impl<A: XofAlgorithm<Backend = Backend>> Sponge<A> {
         Sponge { state: [0; 25], buffer: EagerBuffer::default(), backend }
     }
 
+    /// A sponge on a block boundary with state `state` (a copy taken by
+    /// [`Self::state`] when the buffer was empty).
+    #[inline]
+    pub(crate) fn from_state(backend: Backend, state: [u64; 25]) -> Self {
+        Sponge { state, buffer: EagerBuffer::default(), backend }
+    }
+
+    /// The state, meaningful alone when [`Self::pos`] is 0.
+    #[inline]
+    pub(crate) fn state(&self) -> [u64; 25] {
+        self.state
+    }
+
     #[inline]
     pub(crate) fn backend(&self) -> Backend {
         self.backend

@@ -7,9 +7,9 @@ use core::fmt;
 
 use hash_core::XofReader;
 
-use crate::Backend;
 use crate::algorithm;
 use crate::sponge::Sponge;
+use crate::{Backend, UnsupportedBackend};
 
 /// The error of [`TurboShake128::try_new`] and [`TurboShake256::try_new`]:
 /// a domain byte outside 0x01..=0x7F (RFC 9861 §2.2).
@@ -21,9 +21,6 @@ impl fmt::Display for InvalidDomain {
         write!(f, "TurboSHAKE domain byte {:#04x} is outside 0x01..=0x7F (RFC 9861 section 2.2)", self.0)
     }
 }
-
-#[cfg(feature = "std")]
-extern crate std;
 
 #[cfg(feature = "std")]
 impl std::error::Error for InvalidDomain {}
@@ -63,7 +60,7 @@ macro_rules! turboshake {
             pub fn new(domain: u8) -> Self {
                 match Self::try_new(domain) {
                     Ok(x) => x,
-                    Err(e) => panic!("{e}"),
+                    Err(e) => panic!(concat!(stringify!($name), "::new: {}"), e),
                 }
             }
 
@@ -77,16 +74,33 @@ macro_rules! turboshake {
             ///
             /// # Panics
             /// If `domain` is outside 0x01..=0x7F, or this CPU (or build)
-            /// does not support `backend`.
+            /// does not support `backend`; the message names this type.
+            /// See [`Self::try_with_backend`].
             #[track_caller]
             pub fn with_backend(backend: Backend, domain: u8) -> Self {
                 let backend = match backend.check() {
                     Ok(b) => b,
-                    Err(e) => panic!("{}: {e}", stringify!($name)),
+                    Err(e) => panic!(concat!(stringify!($name), "::with_backend: {}"), e),
                 };
                 match Self::try_with(backend, domain) {
                     Ok(x) => x,
-                    Err(e) => panic!("{e}"),
+                    Err(e) => panic!(concat!(stringify!($name), "::with_backend: {}"), e),
+                }
+            }
+
+            /// As [`Self::with_backend`], or the error if this CPU (or
+            /// build) does not support `backend`.
+            ///
+            /// # Panics
+            /// If `domain` is outside 0x01..=0x7F, as [`Self::new`] does
+            /// (the error type names backends only; [`Self::try_new`]
+            /// checks D).
+            #[track_caller]
+            pub fn try_with_backend(backend: Backend, domain: u8) -> Result<Self, UnsupportedBackend> {
+                let backend = backend.check()?;
+                match Self::try_with(backend, domain) {
+                    Ok(x) => Ok(x),
+                    Err(e) => panic!(concat!(stringify!($name), "::try_with_backend: {}"), e),
                 }
             }
 
@@ -115,17 +129,38 @@ macro_rules! turboshake {
                 self.sponge.finalize(self.domain)
             }
 
+            /// [`Self::finalize_xof`], then start over with the same D and
+            /// backend.
+            #[inline]
+            pub fn finalize_xof_reset(&mut self) -> $reader {
+                let reader = self.clone().finalize_xof();
+                self.reset();
+                reader
+            }
+
+            /// Forget the message; D and the backend stay.
+            #[inline]
+            pub fn reset(&mut self) {
+                self.sponge = Sponge::new(self.sponge.backend());
+            }
+
             /// One-shot TurboSHAKE of `data` with domain byte `domain`.
             ///
             /// # Panics
             /// If `domain` is outside 0x01..=0x7F.
             #[track_caller]
             pub fn digest_xof(domain: u8, data: &[u8], out: &mut [u8]) {
-                let mut x = Self::new(domain);
+                let mut x = match Self::try_new(domain) {
+                    Ok(x) => x,
+                    Err(e) => panic!(concat!(stringify!($name), "::digest_xof: {}"), e),
+                };
                 x.update(data);
                 x.finalize_xof().read(out);
             }
         }
+
+        crate::interop::xof_traits!($name, $reader);
+        crate::interop::hash_marker!($name);
     };
 }
 

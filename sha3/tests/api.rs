@@ -367,7 +367,7 @@ fn digest_xof_many_matches_one_by_one() {
 }
 
 #[test]
-#[should_panic(expected = "digest_many: 2 inputs but 1 output slots")]
+#[should_panic(expected = "Sha3_256::digest_many: 2 inputs but 1 output slots")]
 fn digest_many_rejects_mismatched_slices() {
     Sha3_256::digest_many(&[b"a", b"b"], &mut [[0; 32]]);
 }

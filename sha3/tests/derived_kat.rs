@@ -78,19 +78,20 @@ fn compute(r: &RecordView<'_>, backend: Backend, streamed: bool) -> Vec<u8> {
         "cSHAKE128" => xof!(CShake128::with_backend(backend, &r.hex("N"), &r.hex("S")), bytes_field(r, "Msg")),
         "cSHAKE256" => xof!(CShake256::with_backend(backend, &r.hex("N"), &r.hex("S")), bytes_field(r, "Msg")),
         "KMAC128" | "KMAC256" => {
-            // `verify` must accept the recorded tag: a rejection shows as a
-            // wrong (empty) output.
+            // `verify` must accept the recorded tag, or refuse it when it is
+            // shorter than MIN_TAG_LEN (issue 24): a wrong answer shows as
+            // a wrong (empty) output.
             let (key, s, msg, tag) = (r.hex("Key"), r.hex("S"), bytes_field(r, "Msg"), r.hex("Output"));
             let verified = if r.section == "KMAC128" {
                 let mut h = Kmac128::with_backend(backend, &key, &s);
                 feed(&msg, &mut |p| h.update(p));
-                let ok = h.clone().verify(&tag);
+                let ok = h.clone().verify(&tag) == (tag.len() >= Kmac128::MIN_TAG_LEN);
                 h.finalize_into(&mut out);
                 ok
             } else {
                 let mut h = Kmac256::with_backend(backend, &key, &s);
                 feed(&msg, &mut |p| h.update(p));
-                let ok = h.clone().verify(&tag);
+                let ok = h.clone().verify(&tag) == (tag.len() >= Kmac256::MIN_TAG_LEN);
                 h.finalize_into(&mut out);
                 ok
             };
