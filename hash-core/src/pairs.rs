@@ -83,11 +83,13 @@ fn check_prefixed(bodies: usize, outputs: usize) -> Result<(), BatchError> {
     }
 }
 
+/// The value, or a panic naming the type the caller used
+/// (`Sha256::hash_pairs: 5 inputs but 2 output slots; ...`).
 #[track_caller]
-fn or_panic<T>(name: &str, r: Result<T, BatchError>) -> T {
+fn or_panic<A, T>(r: Result<T, BatchError>) -> T {
     match r {
         Ok(v) => v,
-        Err(e) => panic!("{name}::{e}"),
+        Err(e) => panic!("{}::{e}", crate::type_name::<A>()),
     }
 }
 
@@ -99,7 +101,7 @@ impl<A: FixedAlgorithm> Hasher<A> {
     /// If `nodes.len() != 2 * out.len()`; see [`Hasher::try_hash_pairs`].
     #[track_caller]
     pub fn hash_pairs(nodes: &[A::Output], out: &mut [A::Output]) {
-        or_panic(A::NAME, Self::try_hash_pairs(nodes, out));
+        or_panic::<A, _>(Self::try_hash_pairs(nodes, out));
     }
 
     /// [`Hasher::hash_pairs`], or an error if `nodes.len() != 2 * out.len()`.
@@ -116,7 +118,7 @@ impl<A: FixedAlgorithm> Hasher<A> {
     /// `backend`; see [`Hasher::try_hash_pairs_with_backend`].
     #[track_caller]
     pub fn hash_pairs_with_backend(backend: A::Backend, nodes: &[A::Output], out: &mut [A::Output]) {
-        or_panic(A::NAME, Self::try_hash_pairs_with_backend(backend, nodes, out));
+        or_panic::<A, _>(Self::try_hash_pairs_with_backend(backend, nodes, out));
     }
 
     /// [`Hasher::hash_pairs_with_backend`], or an error for mismatched
@@ -139,7 +141,7 @@ impl<A: FixedAlgorithm> Hasher<A> {
     /// If `bodies.len() != out.len()`; see [`Hasher::try_hash_prefixed_many`].
     #[track_caller]
     pub fn hash_prefixed_many(prefix: &[u8], bodies: &[&[u8]], out: &mut [A::Output]) {
-        or_panic(A::NAME, Self::try_hash_prefixed_many(prefix, bodies, out));
+        or_panic::<A, _>(Self::try_hash_prefixed_many(prefix, bodies, out));
     }
 
     /// [`Hasher::hash_prefixed_many`], or an error if `bodies.len() != out.len()`.
@@ -160,7 +162,7 @@ impl<A: FixedAlgorithm> Hasher<A> {
         bodies: &[&[u8]],
         out: &mut [A::Output],
     ) {
-        or_panic(A::NAME, Self::try_hash_prefixed_many_with_backend(backend, prefix, bodies, out));
+        or_panic::<A, _>(Self::try_hash_prefixed_many_with_backend(backend, prefix, bodies, out));
     }
 
     /// [`Hasher::hash_prefixed_many_with_backend`], or an error for
@@ -185,10 +187,8 @@ impl<A: FixedAlgorithm> Hasher<A> {
 /// # Panics
 /// If `nodes.len() != 2 * out.len()`, or `backend` is not supported.
 pub fn hash_pairs_gathered<A: FixedAlgorithm>(backend: A::Backend, nodes: &[A::Output], out: &mut [A::Output]) {
-    if let Err(e) = check_pairs(nodes.len(), out.len()) {
-        panic!("{}::{e}", A::NAME);
-    }
-    let backend = checked(backend);
+    or_panic::<A, _>(check_pairs(nodes.len(), out.len()));
+    let backend = checked::<A>("hash_pairs", backend);
     let n = A::Output::zeroed().as_ref().len();
     let per_batch = (GATHER / (2 * n)).clamp(1, MAX_BATCH);
     let mut buf = [0u8; GATHER];
@@ -220,10 +220,8 @@ pub fn hash_prefixed_gathered<A: FixedAlgorithm>(
     bodies: &[&[u8]],
     out: &mut [A::Output],
 ) {
-    if let Err(e) = check_prefixed(bodies.len(), out.len()) {
-        panic!("{}::{e}", A::NAME);
-    }
-    let backend = checked(backend);
+    or_panic::<A, _>(check_prefixed(bodies.len(), out.len()));
+    let backend = checked::<A>("hash_prefixed_many", backend);
     if prefix.is_empty() {
         many::<A>(backend, bodies, out);
         return;

@@ -133,10 +133,7 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
     let mut record = |label: String, result: Result<SuiteResult, String>| -> Result<(), String> {
         match result {
             Ok(r) => {
-                eprintln!(
-                    "      ok: {} passed, {} ignored ({:.0} s)",
-                    r.passed, r.ignored, r.seconds
-                );
+                eprintln!("      ok: {} passed, {} ignored ({:.0} s)", r.passed, r.ignored, r.seconds);
                 results.push(r);
                 Ok(())
             }
@@ -190,11 +187,7 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
     if !failures.is_empty() {
         return Err(format!("{} suite(s) failed:\n  {}", failures.len(), failures.join("\n  ")));
     }
-    eprintln!(
-        "dropin: {} suites, {total} tests passed, in {:.0} s",
-        results.len(),
-        started.elapsed().as_secs_f64()
-    );
+    eprintln!("dropin: {} suites, {total} tests passed, in {:.0} s", results.len(), started.elapsed().as_secs_f64());
     Ok(())
 }
 
@@ -223,7 +216,13 @@ fn run_logged(ctx: &Ctx, mut cmd: Command, name: &str) -> Result<Output, String>
     if !out.status.success() {
         let tail: Vec<&str> = text.lines().rev().take(40).collect();
         let tail: Vec<&str> = tail.into_iter().rev().collect();
-        return Err(format!("{:?} failed ({}); log {}:\n{}", cmd.get_args().collect::<Vec<_>>(), out.status, log.display(), tail.join("\n")));
+        return Err(format!(
+            "{:?} failed ({}); log {}:\n{}",
+            cmd.get_args().collect::<Vec<_>>(),
+            out.status,
+            log.display(),
+            tail.join("\n")
+        ));
     }
     Ok(out)
 }
@@ -260,7 +259,8 @@ fn fetch_sources(ctx: &Ctx) -> Result<std::collections::HashMap<String, PathBuf>
         wanted.push((d.name, d.version));
     }
     for (i, (name, version)) in wanted.iter().enumerate() {
-        let _ = writeln!(manifest, "c{i} = {{ package = {name:?}, version = \"={version}\", default-features = false }}");
+        let _ =
+            writeln!(manifest, "c{i} = {{ package = {name:?}, version = \"={version}\", default-features = false }}");
     }
     write(&project.join("Cargo.toml"), &manifest)?;
     write(&project.join("src/lib.rs"), "")?;
@@ -544,7 +544,10 @@ fn check_patch(ctx: &Ctx) -> Result<(), String> {
         let first = tree.lines().next().unwrap_or("");
         let expected = format!("{} v{} ({})", r.name, r.version, dropin.join(r.dir).display());
         if first != expected {
-            return Err(format!("cargo tree -i {}@{}: expected `{expected}` at the root, got `{first}`", r.name, r.version));
+            return Err(format!(
+                "cargo tree -i {}@{}: expected `{expected}` at the root, got `{first}`",
+                r.name, r.version
+            ));
         }
         let users = tree.lines().count().saturating_sub(1);
         eprintln!("      {expected}: {users} line(s) of dependents above it");
@@ -560,7 +563,9 @@ fn check_patch(ctx: &Ctx) -> Result<(), String> {
             let tree = String::from_utf8_lossy(&out.stdout);
             let needle = format!("{} v{}", d.name, d.version);
             if !tree.contains(&needle) {
-                return Err(format!("cargo tree -i {name}@{version} does not show {needle} above the drop-in:\n{tree}"));
+                return Err(format!(
+                    "cargo tree -i {name}@{version} does not show {needle} above the drop-in:\n{tree}"
+                ));
             }
         }
     }
