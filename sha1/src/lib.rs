@@ -39,8 +39,10 @@ extern crate std;
 
 mod backend;
 mod consts;
+pub mod dc;
 
 pub use backend::Backend;
+pub use dc::{Collision, Sha1Dc};
 pub use hash_core::UnsupportedBackend;
 
 /// SHA-1 hasher (FIPS 180-4 §6.1), 20-byte digest.
@@ -52,6 +54,10 @@ pub type Sha1 = hash_core::Hasher<algorithm::Sha1>;
 pub mod compat {
     /// SHA-1 as a `digest::core_api::CoreWrapper`, for `hmac::Hmac<Sha1>`.
     pub type Sha1 = hash_core::CoreWrapper<super::algorithm::Sha1>;
+    /// SHA-1 with collision detection as a `digest::core_api::CoreWrapper`,
+    /// for `hmac::Hmac<Sha1Dc>`: outputs the safe hash on a detected
+    /// collision (see [`crate::Sha1Dc`]).
+    pub type Sha1Dc = hash_core::CoreWrapper<crate::dc::Sha1DcAlgorithm>;
 }
 
 #[cfg(feature = "digest011")]

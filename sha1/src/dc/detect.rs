@@ -1,0 +1,250 @@
+//! SHA-1 collision detection, portable part: the compression that keeps
+//! what the checks need, the unavoidable-bit-condition filter, and the
+//! recomputation of the block that a disturbance vector's attack would pair
+//! with this one (Stevens, "Counter-cryptanalysis", CRYPTO 2013; Stevens and
+//! Shumow, USENIX Security 2017).
+//!
+//! An attack along disturbance vector (DV) `d` produces two blocks whose
+//! expanded messages differ by `d.dm` (XOR) and whose internal states agree
+//! at some step between the near-collision's start and its end. So for each
+//! compressed block, and each DV whose unavoidable bit conditions the block
+//! meets, the detection takes this block's state at the DV's step (58 or
+//! 65), runs the rounds backward to step 0 and forward to step 80 with the
+//! message XORed with `dm`, and asks whether the other block would end in
+//! the same chaining value (a collision) or, for reduced-round detection,
+//! start from the same one.
+#![forbid(unsafe_code)]
+
+use super::tables::{DVS, UBCS};
+use crate::consts::K;
+
+/// What the checks need from one compression: the expanded message and
+/// the states at the two steps that DVs are recomputed from.
+#[derive(Clone)]
+pub(crate) struct Expanded {
+    /// W[0..80] (FIPS 180-4 §6.1.2 step 1).
+    pub(crate) w: [u32; 80],
+    /// (a, b, c, d, e) before step 58.
+    pub(crate) s58: [u32; 5],
+    /// (a, b, c, d, e) before step 65.
+    pub(crate) s65: [u32; 5],
+}
+
+impl Expanded {
+    pub(crate) const ZERO: Expanded = Expanded { w: [0; 80], s58: [0; 5], s65: [0; 5] };
+}
+
+#[inline(always)]
+fn f(t: usize, b: u32, c: u32, d: u32) -> u32 {
+    match t / 20 {
+        0 => d ^ (b & (c ^ d)),
+        2 => (b & c) | (d & (b | c)),
+        _ => b ^ c ^ d,
+    }
+}
+
+/// Step t forward on (a, b, c, d, e) (FIPS 180-4 §6.1.2 step 3).
+#[inline(always)]
+fn step(s: [u32; 5], t: usize, w: u32) -> [u32; 5] {
+    let [a, b, c, d, e] = s;
+    let tmp = a.rotate_left(5).wrapping_add(f(t, b, c, d)).wrapping_add(e).wrapping_add(K[t / 20]).wrapping_add(w);
+    [tmp, a, b.rotate_left(30), c, d]
+}
+
+/// Step t backward: the state before step t from the state after it.
+#[inline(always)]
+fn unstep(s: [u32; 5], t: usize, w: u32) -> [u32; 5] {
+    let [a1, b1, c1, d1, e1] = s;
+    let (a, b, c, d) = (b1, c1.rotate_right(30), d1, e1);
+    let e = a1.wrapping_sub(a.rotate_left(5)).wrapping_sub(f(t, b, c, d)).wrapping_sub(K[t / 20]).wrapping_sub(w);
+    [a, b, c, d, e]
+}
+
+/// W[0..80] of a block.
+#[inline(always)]
+pub(crate) fn expand(block: &[u8; 64], w: &mut [u32; 80]) {
+    for (wt, bytes) in w.iter_mut().zip(block.chunks_exact(4)) {
+        *wt = u32::from_be_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]);
+    }
+    for t in 16..80 {
+        w[t] = (w[t - 3] ^ w[t - 8] ^ w[t - 14] ^ w[t - 16]).rotate_left(1);
+    }
+}
+
+/// Compress one block given its expanded message, saving the states at
+/// steps 58 and 65 into `x`. Returns the new chaining value.
+#[inline]
+pub(crate) fn compress_saving(ihv: [u32; 5], x: &mut Expanded) -> [u32; 5] {
+    let w = &x.w;
+    let mut s = ihv;
+    for (t, &wt) in w.iter().enumerate().take(58) {
+        s = step(s, t, wt);
+    }
+    x.s58 = s;
+    for (t, &wt) in w.iter().enumerate().take(65).skip(58) {
+        s = step(s, t, wt);
+    }
+    x.s65 = s;
+    for (t, &wt) in w.iter().enumerate().skip(65) {
+        s = step(s, t, wt);
+    }
+    add(ihv, s)
+}
+
+/// Compress one block given its expanded message (the safe hash's extra
+/// compressions).
+#[inline]
+pub(crate) fn compress_w(ihv: [u32; 5], w: &[u32; 80]) -> [u32; 5] {
+    let mut s = ihv;
+    for (t, &wt) in w.iter().enumerate() {
+        s = step(s, t, wt);
+    }
+    add(ihv, s)
+}
+
+#[inline(always)]
+fn add(x: [u32; 5], y: [u32; 5]) -> [u32; 5] {
+    [
+        x[0].wrapping_add(y[0]),
+        x[1].wrapping_add(y[1]),
+        x[2].wrapping_add(y[2]),
+        x[3].wrapping_add(y[3]),
+        x[4].wrapping_add(y[4]),
+    ]
+}
+
+/// The unavoidable-bit-condition filter: bit `i` of the result is set if
+/// W meets every condition of DV `i` (only those DVs are recomputed).
+///
+/// One condition at a time from the table; the SIMD backends have their own
+/// (checked against this one in the tests).
+pub(crate) fn ubc_mask(w: &[u32; 80]) -> u32 {
+    let mut mask = !0u32;
+    // The table starts with the conditions that name the most DVs: on
+    // random messages the mask is empty after a few dozen, so check for
+    // that now and then.
+    for chunk in UBCS.chunks(16) {
+        for c in chunk {
+            let bit = ((w[usize::from(c.i)] >> c.a) ^ (w[usize::from(c.j)] >> c.b)) & 1;
+            // All ones if the condition holds, else the DVs it rules out
+            // cleared.
+            mask &= !(c.dvs & (bit ^ u32::from(c.value)).wrapping_neg());
+        }
+        if mask == 0 {
+            break;
+        }
+    }
+    mask
+}
+
+/// Recompute, from this block's state `s` before step `step`, the pair
+/// block along a DV: returns (its input chaining value, its output).
+#[inline]
+fn recompress(m2: &[u32; 80], at: usize, s: [u32; 5]) -> ([u32; 5], [u32; 5]) {
+    let mut back = s;
+    for t in (0..at).rev() {
+        back = unstep(back, t, m2[t]);
+    }
+    let mut fwd = s;
+    for (t, &wt) in m2.iter().enumerate().skip(at) {
+        fwd = step(fwd, t, wt);
+    }
+    (back, add(back, fwd))
+}
+
+/// The checks for a block compressed from `ihv_in` to `ihv_out` with `x`,
+/// given the filter's `mask`: whether one of the DVs whose bit is set
+/// leads to a collision (or, with `reduced`, a reduced-round collision).
+pub(crate) fn check(ihv_in: [u32; 5], ihv_out: [u32; 5], x: &Expanded, mask: u32, reduced: bool) -> bool {
+    if mask == 0 {
+        return false;
+    }
+    let mut m2 = [0u32; 80];
+    for (i, dv) in DVS.iter().enumerate() {
+        if mask >> i & 1 == 0 {
+            continue;
+        }
+        for ((m, &w), &dm) in m2.iter_mut().zip(&x.w).zip(&dv.dm) {
+            *m = w ^ dm;
+        }
+        let s = if dv.step == 58 { x.s58 } else { x.s65 };
+        let (pair_in, pair_out) = recompress(&m2, usize::from(dv.step), s);
+        if pair_out == ihv_out || (reduced && pair_in == ihv_in) {
+            return true;
+        }
+    }
+    false
+}
+
+/// Portable: compress `block` from `ihv`, filling `x`.
+pub(crate) fn compress_block(ihv: [u32; 5], block: &[u8; 64], x: &mut Expanded) -> [u32; 5] {
+    expand(block, &mut x.w);
+    compress_saving(ihv, x)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dc::DvType;
+
+    fn rotl(x: u32, n: u32) -> u32 {
+        x.rotate_left(n)
+    }
+
+    /// The DV table's message masks follow from (type, K, b) as the
+    /// generator derives them (Manuel's classification): checked here
+    /// independently of the generator.
+    #[test]
+    fn dv_masks_follow_from_type_k_b() {
+        for dv in &DVS {
+            // DV[t] for t = -5..80, stored at t + 5.
+            let mut v = [0u32; 85];
+            let k = usize::from(dv.k) + 5;
+            v[k + 15] = 1 << dv.b;
+            if dv.kind == DvType::II {
+                v[k + 1] = 1 << ((dv.b + 31) % 32);
+                v[k + 3] = 1 << ((dv.b + 31) % 32);
+            }
+            for t in k + 16..85 {
+                v[t] = rotl(v[t - 3] ^ v[t - 8] ^ v[t - 14] ^ v[t - 16], 1);
+            }
+            for t in (16..k + 16).rev() {
+                v[t - 16] = v[t].rotate_right(1) ^ v[t - 3] ^ v[t - 8] ^ v[t - 14];
+            }
+            for t in 0..80 {
+                let u = t + 5;
+                let dm = v[u] ^ rotl(v[u - 1], 5) ^ v[u - 2] ^ rotl(v[u - 3] ^ v[u - 4] ^ v[u - 5], 30);
+                assert_eq!(dm, dv.dm[t], "DV {:?}({}, {}) word {t}", dv.kind, dv.k, dv.b);
+            }
+            // The masks obey the message expansion, as any difference of
+            // two expanded messages does.
+            for t in 16..80 {
+                assert_eq!(dv.dm[t], rotl(dv.dm[t - 3] ^ dv.dm[t - 8] ^ dv.dm[t - 14] ^ dv.dm[t - 16], 1));
+            }
+            assert!(dv.step == 58 || dv.step == 65);
+        }
+    }
+
+    #[test]
+    fn unstep_inverts_step() {
+        let mut s = [0x0123_4567, 0x89ab_cdef, 0xfedc_ba98, 0x7654_3210, 0xf0e1_d2c3];
+        for t in 0..80 {
+            let w = (t as u32).wrapping_mul(0x9e37_79b9);
+            let n = step(s, t, w);
+            assert_eq!(unstep(n, t, w), s, "step {t}");
+            s = n;
+        }
+    }
+
+    /// Recomputing with no difference gives back this block's own input and
+    /// output (so a DV with an all-zero mask would always "collide").
+    #[test]
+    fn recompress_without_difference_is_identity() {
+        let block: [u8; 64] = core::array::from_fn(|i| (i * 7 + 3) as u8);
+        let ihv = crate::consts::H0;
+        let mut x = Expanded::ZERO;
+        let out = compress_block(ihv, &block, &mut x);
+        assert_eq!(recompress(&x.w, 58, x.s58), (ihv, out));
+        assert_eq!(recompress(&x.w, 65, x.s65), (ihv, out));
+    }
+}
