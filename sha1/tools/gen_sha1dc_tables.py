@@ -367,7 +367,7 @@ def render(dvs, cond):
     L.append("// copyright 2017 Marc Stevens and Dan Shumow) and checked there against its")
     L.append("// filter. See the script's header for how.")
     L.append("")
-    L.append("use super::{Dv, DvType, Ubc};")
+    L.append("use super::{Dv, DvType, Packed, Ubc};")
     L.append("")
     L.append("/// The disturbance vectors checked, in the order of their bit in the")
     L.append("/// mask that the unavoidable-bit-condition filter returns.")
@@ -393,6 +393,45 @@ def render(dvs, cond):
         L.append("    Ubc {{ i: {}, a: {}, j: {}, b: {}, value: {}, dvs: 0x{:08x} }}, // {}".format(
             i, a, j, b, value, dvset,
             " ".join(names[d] for d in range(32) if dvset >> d & 1)))
+    L.append("];")
+    L.append("")
+    # The same conditions packed for SIMD: vectors of LANES conditions
+    # whose lanes read consecutive words W[s + lane] and W[s + lane + d]
+    # (one offset d per vector), so each operand is one unaligned load.
+    LANES = 8
+    byd = {}
+    for (support, value), dvset in order:
+        (i, a), (j, b) = sorted(support)
+        byd.setdefault(j - i, []).append((i, a, b, value, dvset))
+    vectors = []
+    for d in sorted(byd):
+        rem = sorted(byd[d])
+        while rem:
+            s = rem[0][0]
+            lanes = [None] * LANES
+            for c in list(rem):
+                if c[0] - s < LANES and lanes[c[0] - s] is None:
+                    lanes[c[0] - s] = c
+                    rem.remove(c)
+            vectors.append((s, d, lanes))
+    lo = min(s for s, _, _ in vectors)
+    hi = max(s + d + LANES for s, d, _ in vectors)
+    L.append("/// The first and one past the last W index that the packed conditions")
+    L.append("/// read (whole vectors, unused lanes included).")
+    L.append("pub(crate) const PACKED_W: (usize, usize) = ({}, {});".format(lo, hi))
+    L.append("")
+    L.append("/// The conditions of [`UBCS`] packed {} to a vector, {} vectors: lane `l`".format(LANES, len(vectors)))
+    L.append("/// of a vector tests bit `a` of W[s + l] against bit `b` of W[s + l + d],")
+    L.append("/// stored as left shifts that move those bits to bit 31, the wanted XOR")
+    L.append("/// in bit 31 of `value`, and the DVs a failure rules out (0 in unused lanes).")
+    L.append("pub(crate) const PACKED: [Packed; {}] = [".format(len(vectors)))
+    for s, d, lanes in vectors:
+        sa = [31 - c[1] if c else 0 for c in lanes]
+        sb = [31 - c[2] if c else 0 for c in lanes]
+        vv = ["0x{:08x}".format(c[3] << 31 if c else 0) for c in lanes]
+        dv = ["0x{:08x}".format(c[4] if c else 0) for c in lanes]
+        L.append("    Packed {{ s: {}, d: {}, sa: [{}], sb: [{}], value: [{}], dvs: [{}] }},".format(
+            s, d, ", ".join(map(str, sa)), ", ".join(map(str, sb)), ", ".join(vv), ", ".join(dv)))
     L.append("];")
     L.append("")
     return "\n".join(L)

@@ -34,6 +34,7 @@ impl Expanded {
     pub(crate) const ZERO: Expanded = Expanded { w: [0; 80], s58: [0; 5], s65: [0; 5] };
 }
 
+/// f_t (FIPS 180-4 §4.1.1) by round group: Ch, Parity, Maj, Parity.
 #[inline(always)]
 fn f(t: usize, b: u32, c: u32, d: u32) -> u32 {
     match t / 20 {
@@ -45,19 +46,66 @@ fn f(t: usize, b: u32, c: u32, d: u32) -> u32 {
 
 /// Step t forward on (a, b, c, d, e) (FIPS 180-4 §6.1.2 step 3).
 #[inline(always)]
-fn step(s: [u32; 5], t: usize, w: u32) -> [u32; 5] {
+#[cfg_attr(not(all(target_arch = "x86_64", feature = "shani")), allow(dead_code))]
+pub(crate) fn step(s: [u32; 5], t: usize, w: u32) -> [u32; 5] {
     let [a, b, c, d, e] = s;
     let tmp = a.rotate_left(5).wrapping_add(f(t, b, c, d)).wrapping_add(e).wrapping_add(K[t / 20]).wrapping_add(w);
     [tmp, a, b.rotate_left(30), c, d]
 }
 
-/// Step t backward: the state before step t from the state after it.
+/// Steps `from..to` forward, all in round group `G` (so `f` and K are
+/// fixed and the loop has no branch in it).
 #[inline(always)]
+fn steps_g<const G: usize>(mut s: [u32; 5], from: usize, to: usize, w: &[u32; 80]) -> [u32; 5] {
+    for &wt in &w[from..to] {
+        let [a, b, c, d, e] = s;
+        let tmp = a.rotate_left(5).wrapping_add(f(20 * G, b, c, d)).wrapping_add(e).wrapping_add(K[G]).wrapping_add(wt);
+        s = [tmp, a, b.rotate_left(30), c, d];
+    }
+    s
+}
+
+/// Steps `from..to` backward (from the state before step `to` to the
+/// state before step `from`), all in round group `G`.
+#[inline(always)]
+fn unsteps_g<const G: usize>(mut s: [u32; 5], from: usize, to: usize, w: &[u32; 80]) -> [u32; 5] {
+    for &wt in w[from..to].iter().rev() {
+        let [a1, b1, c1, d1, e1] = s;
+        let (a, b, c, d) = (b1, c1.rotate_right(30), d1, e1);
+        let e = a1.wrapping_sub(a.rotate_left(5)).wrapping_sub(f(20 * G, b, c, d)).wrapping_sub(K[G]).wrapping_sub(wt);
+        s = [a, b, c, d, e];
+    }
+    s
+}
+
+/// Steps `from..to` forward, within one round group.
+#[inline(always)]
+fn steps(s: [u32; 5], from: usize, to: usize, w: &[u32; 80]) -> [u32; 5] {
+    match from / 20 {
+        0 => steps_g::<0>(s, from, to, w),
+        1 => steps_g::<1>(s, from, to, w),
+        2 => steps_g::<2>(s, from, to, w),
+        _ => steps_g::<3>(s, from, to, w),
+    }
+}
+
+/// Steps `from..to` backward, within one round group.
+#[inline(always)]
+fn unsteps(s: [u32; 5], from: usize, to: usize, w: &[u32; 80]) -> [u32; 5] {
+    match from / 20 {
+        0 => unsteps_g::<0>(s, from, to, w),
+        1 => unsteps_g::<1>(s, from, to, w),
+        2 => unsteps_g::<2>(s, from, to, w),
+        _ => unsteps_g::<3>(s, from, to, w),
+    }
+}
+
+/// Step t backward: the state before step t from the state after it.
+#[cfg(test)]
 fn unstep(s: [u32; 5], t: usize, w: u32) -> [u32; 5] {
-    let [a1, b1, c1, d1, e1] = s;
-    let (a, b, c, d) = (b1, c1.rotate_right(30), d1, e1);
-    let e = a1.wrapping_sub(a.rotate_left(5)).wrapping_sub(f(t, b, c, d)).wrapping_sub(K[t / 20]).wrapping_sub(w);
-    [a, b, c, d, e]
+    let mut ws = [0u32; 80];
+    ws[t] = w;
+    unsteps(s, t, t + 1, &ws)
 }
 
 /// W[0..80] of a block.
@@ -76,18 +124,14 @@ pub(crate) fn expand(block: &[u8; 64], w: &mut [u32; 80]) {
 #[inline]
 pub(crate) fn compress_saving(ihv: [u32; 5], x: &mut Expanded) -> [u32; 5] {
     let w = &x.w;
-    let mut s = ihv;
-    for (t, &wt) in w.iter().enumerate().take(58) {
-        s = step(s, t, wt);
-    }
+    let mut s = steps(ihv, 0, 20, w);
+    s = steps(s, 20, 40, w);
+    s = steps(s, 40, 58, w);
     x.s58 = s;
-    for (t, &wt) in w.iter().enumerate().take(65).skip(58) {
-        s = step(s, t, wt);
-    }
+    s = steps(s, 58, 60, w);
+    s = steps(s, 60, 65, w);
     x.s65 = s;
-    for (t, &wt) in w.iter().enumerate().skip(65) {
-        s = step(s, t, wt);
-    }
+    s = steps(s, 65, 80, w);
     add(ihv, s)
 }
 
@@ -95,10 +139,10 @@ pub(crate) fn compress_saving(ihv: [u32; 5], x: &mut Expanded) -> [u32; 5] {
 /// compressions).
 #[inline]
 pub(crate) fn compress_w(ihv: [u32; 5], w: &[u32; 80]) -> [u32; 5] {
-    let mut s = ihv;
-    for (t, &wt) in w.iter().enumerate() {
-        s = step(s, t, wt);
-    }
+    let mut s = steps(ihv, 0, 20, w);
+    s = steps(s, 20, 40, w);
+    s = steps(s, 40, 60, w);
+    s = steps(s, 60, 80, w);
     add(ihv, s)
 }
 
@@ -142,12 +186,18 @@ pub(crate) fn ubc_mask(w: &[u32; 80]) -> u32 {
 #[inline]
 fn recompress(m2: &[u32; 80], at: usize, s: [u32; 5]) -> ([u32; 5], [u32; 5]) {
     let mut back = s;
-    for t in (0..at).rev() {
-        back = unstep(back, t, m2[t]);
+    let mut t = at;
+    while t > 0 {
+        let lo = (t - 1) / 20 * 20;
+        back = unsteps(back, lo, t, m2);
+        t = lo;
     }
     let mut fwd = s;
-    for (t, &wt) in m2.iter().enumerate().skip(at) {
-        fwd = step(fwd, t, wt);
+    let mut t = at;
+    while t < 80 {
+        let hi = (t / 20 + 1) * 20;
+        fwd = steps(fwd, t, hi, m2);
+        t = hi;
     }
     (back, add(back, fwd))
 }

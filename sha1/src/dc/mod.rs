@@ -15,7 +15,16 @@
 //! safe hash.
 
 mod detect;
+#[rustfmt::skip]
+#[cfg_attr(not(all(target_arch = "x86_64", any(feature = "shani", feature = "avx2"))), allow(dead_code))]
 mod tables;
+// (With only one of the two cargo features, part of it goes unused.)
+#[cfg(all(target_arch = "x86_64", any(feature = "shani", feature = "avx2")))]
+#[cfg_attr(not(all(feature = "shani", feature = "avx2")), allow(unused_imports, dead_code))]
+mod x86;
+
+#[cfg(all(target_arch = "x86_64", any(feature = "shani", feature = "avx2")))]
+cpufeatures::new!(cpuid_avx2, "avx2");
 
 use core::fmt;
 
@@ -62,6 +71,17 @@ pub(crate) struct Ubc {
     pub(crate) dvs: u32,
 }
 
+/// [`Ubc`]s packed for SIMD (see `tables::PACKED`).
+#[cfg_attr(not(all(target_arch = "x86_64", any(feature = "shani", feature = "avx2"))), allow(dead_code))]
+pub(crate) struct Packed {
+    pub(crate) s: u8,
+    pub(crate) d: u8,
+    pub(crate) sa: [u32; 8],
+    pub(crate) sb: [u32; 8],
+    pub(crate) value: [u32; 8],
+    pub(crate) dvs: [u32; 8],
+}
+
 /// The chaining state of a [`Sha1Dc`]: the (safe) chaining value, the
 /// plain SHA-1 chaining value (the same until a collision is detected),
 /// and the verdict so far.
@@ -77,20 +97,53 @@ impl DcState {
     const INIT: DcState = DcState { ihv: H0, plain: H0, found: false, reduced: false };
 }
 
-/// Compress `blocks` into `st` with detection, on `backend` (checked by the
-/// caller).
-fn process<'a>(backend: Backend, st: &mut DcState, blocks: impl IntoIterator<Item = &'a [u8; 64]>) {
+/// Compress `blocks` into `st` with detection, on `backend`, which the
+/// caller has checked this CPU supports (`Backend::check`,
+/// `Backend::detect`, or `is_supported` in `Algorithm::compress`).
+fn process(backend: Backend, st: &mut DcState, blocks: &[[u8; 64]]) {
+    match backend {
+        #[cfg(all(target_arch = "x86_64", feature = "shani"))]
+        Backend::ShaNi | Backend::ShaNiAvx512 => {
+            if cpuid_avx2::get() {
+                // SAFETY: both backends need sha, sse2, ssse3 and sse4.1,
+                // which the caller checked; avx2 was checked just above.
+                unsafe { x86::process_shani_avx2(st, blocks) }
+            } else {
+                // SAFETY: both backends need sha, sse2, ssse3 and sse4.1,
+                // which the caller checked.
+                unsafe { x86::process_shani(st, blocks) }
+            }
+        }
+        #[cfg(all(target_arch = "x86_64", feature = "avx2"))]
+        // SAFETY: the `avx2` backend needs avx2, bmi1 and bmi2, which the
+        // caller checked.
+        Backend::Avx2 => unsafe { x86::process_avx2(st, blocks) },
+        // Portable, and the backends without code of their own here yet
+        // (arm-sha: portable detection).
+        _ => process_with(st, blocks, detect::compress_block, detect::ubc_mask),
+    }
+}
+
+/// The detection loop, for a compression that fills an [`Expanded`] and a
+/// filter.
+#[inline(always)]
+fn process_with(
+    st: &mut DcState,
+    blocks: &[[u8; 64]],
+    compress: impl Fn([u32; 5], &[u8; 64], &mut Expanded) -> [u32; 5],
+    ubc: impl Fn(&[u32; 80]) -> u32,
+) {
     let mut x = Expanded::ZERO;
     for block in blocks {
-        let out = compress_expanded(backend, st.ihv, block, &mut x);
-        let mask = detect::ubc_mask(&x.w);
+        let out = compress(st.ihv, block, &mut x);
+        let mask = ubc(&x.w);
         if st.found {
             // The plain chain went its own way at an earlier detection.
             st.plain = detect::compress_w(st.plain, &x.w);
         } else {
             st.plain = out;
         }
-        if detect::check(st.ihv, out, &x, mask, st.reduced) {
+        if mask != 0 && detect::check(st.ihv, out, &x, mask, st.reduced) {
             st.found = true;
             // The safe hash: this block twice more.
             st.ihv = detect::compress_w(detect::compress_w(out, &x.w), &x.w);
@@ -98,14 +151,6 @@ fn process<'a>(backend: Backend, st: &mut DcState, blocks: impl IntoIterator<Ite
             st.ihv = out;
         }
     }
-}
-
-/// One block compressed from `ihv` on `backend`, with W and the states the
-/// checks need in `x`.
-#[inline]
-fn compress_expanded(backend: Backend, ihv: [u32; 5], block: &[u8; 64], x: &mut Expanded) -> [u32; 5] {
-    let _ = backend;
-    detect::compress_block(ihv, block, x)
 }
 
 /// The digest bytes of a chaining value (FIPS 180-4 §6.1.2).
@@ -299,7 +344,7 @@ impl Sha1Dc {
                 return;
             }
             let block = self.buffer;
-            process(self.backend, &mut self.state, [&block]);
+            process(self.backend, &mut self.state, core::slice::from_ref(&block));
             self.pos = 0;
         }
         let (blocks, rest) = data.as_chunks::<64>();
@@ -315,11 +360,11 @@ impl Sha1Dc {
         block[..self.pos].copy_from_slice(&self.buffer[..self.pos]);
         block[self.pos] = 0x80;
         if self.pos >= 56 {
-            process(self.backend, &mut self.state, [&block]);
+            process(self.backend, &mut self.state, core::slice::from_ref(&block));
             block = [0; 64];
         }
         block[56..].copy_from_slice(&bits.to_be_bytes());
-        process(self.backend, &mut self.state, [&block]);
+        process(self.backend, &mut self.state, core::slice::from_ref(&block));
         &self.state
     }
 
@@ -411,7 +456,9 @@ impl hash_core::Algorithm for Sha1DcAlgorithm {
         if !backend.is_supported() {
             hash_core::unsupported("SHA-1 (collision detection)", backend);
         }
-        process(backend, state, blocks.iter().map(as_block));
+        for block in blocks {
+            process(backend, state, core::slice::from_ref(as_block(block)));
+        }
     }
 }
 

@@ -107,6 +107,9 @@ fn blocks_at_each_dv_conditions() {
                 let mut x = Expanded::ZERO;
                 detect::expand(&block, &mut x.w);
                 let mask = detect::ubc_mask(&x.w);
+                for (name, other) in simd_filters() {
+                    assert_eq!(other(&x.w), mask, "{name} filter, DV {dv} broken {broken:?}");
+                }
                 assert_eq!(mask >> dv & 1 == 1, broken.is_none(), "DV {dv} broken {broken:?}: mask {mask:08x}");
                 // Each condition, checked on its own, against the mask.
                 for i in 0..DVS.len() {
@@ -143,4 +146,54 @@ fn blocks_at_each_dv_conditions() {
     testing::say(format_args!(
         "sha1dc: {blocks} blocks at the 32 DVs' conditions (all met, or one broken): filter as the tables say, verdicts as sha1collisiondetection"
     ));
+}
+
+/// A filter: W to the mask of DVs to recompute.
+type Filter = fn(&[u32; 80]) -> u32;
+
+/// The SIMD filters this CPU runs, by name.
+fn simd_filters() -> Vec<(&'static str, Filter)> {
+    #[allow(unused_mut)]
+    let mut v: Vec<(&'static str, Filter)> = Vec::new();
+    #[cfg(all(target_arch = "x86_64", any(feature = "shani", feature = "avx2")))]
+    {
+        if super::cpuid_avx2::get() {
+            // SAFETY: avx2 checked just above.
+            v.push(("avx2", |w| unsafe { super::x86::ubc_avx2(w) }));
+        } else {
+            testing::say(format_args!("sha1dc: SKIPPED the avx2 filter: this CPU lacks avx2"));
+        }
+    }
+    v
+}
+
+/// The SIMD filters against the table-driven one on arbitrary words (not
+/// only expanded messages), and on words that meet most conditions.
+#[test]
+fn simd_filters_match_portable() {
+    let mut rng = Rng::new(58);
+    let mut n = 0;
+    for (name, filter) in simd_filters() {
+        for k in 0..200_000 {
+            let mut w = [0u32; 80];
+            for x in w.iter_mut() {
+                *x = rng.next_u64() as u32;
+            }
+            if k % 2 == 1 {
+                // Meet every condition, then break a few at random.
+                for c in UBCS.iter() {
+                    let bit = ((w[usize::from(c.i)] >> c.a) ^ (w[usize::from(c.j)] >> c.b)) & 1;
+                    if bit != u32::from(c.value) {
+                        w[usize::from(c.i)] ^= 1 << c.a;
+                    }
+                }
+                for _ in 0..rng.below(4) {
+                    w[35 + rng.below(30)] ^= 1 << rng.below(32);
+                }
+            }
+            assert_eq!(filter(&w), detect::ubc_mask(&w), "{name}: {w:08x?}");
+            n += 1;
+        }
+    }
+    testing::say(format_args!("sha1dc: {n} word arrays, SIMD filters as the table-driven one"));
 }
