@@ -2,7 +2,7 @@
 //! collision detection (`sha1dc`, `sha1collisiondetection`), one message at
 //! a time, in one run so the ratios compare like with like.
 //!
-//! `cargo run --release -p sha1 --example sha1dc_speed [--backend NAME] [--quick]`
+//! `cargo run --release -p sha1 --example sha1dc_speed [--backend NAME] [--quick] [--len BYTES]`
 //!
 //! Each figure is the best of several rounds of about 0.1 s (0.03 s with
 //! `--quick`); the ratios are against our `Sha1` on the same backend.
@@ -51,13 +51,17 @@ fn main() {
         eprintln!("{e}");
         std::process::exit(2);
     }
-    let (rounds, per_round) = if quick { (3, Duration::from_millis(30)) } else { (7, Duration::from_millis(100)) };
+    let (rounds, per_round) = if quick { (5, Duration::from_millis(20)) } else { (40, Duration::from_millis(10)) };
     println!("backend: {} (MB/s = 10^6 bytes per second; ratios against our Sha1 on that backend)", backend.name());
     println!(
         "{:>8} {:>9} {:>9} {:>9} {:>9} {:>11} {:>11}",
         "bytes", "Sha1", "Sha1Dc", "sha1dc", "sha1cd", "Dc/Sha1", "Dc/sha1dc"
     );
-    for len in [64usize, 1024, 8192, 65_536, 1 << 20] {
+    let lens: Vec<usize> = match args.iter().position(|a| a == "--len") {
+        Some(i) => vec![args.get(i + 1).and_then(|n| n.parse().ok()).expect("--len BYTES")],
+        None => vec![64, 1024, 8192, 65_536, 1 << 20],
+    };
+    for len in lens {
         let data: Vec<u8> = (0..len).map(|i| (i as u8).wrapping_mul(151).wrapping_add(7)).collect();
         let plain = rate(&data, rounds, per_round, |d| {
             let mut h = Sha1::with_backend(backend);

@@ -73,13 +73,14 @@ pub(crate) struct Ubc {
 
 /// [`Ubc`]s packed for SIMD (see `tables::PACKED`).
 #[cfg_attr(not(all(target_arch = "x86_64", any(feature = "shani", feature = "avx2"))), allow(dead_code))]
+#[repr(C, align(32))]
 pub(crate) struct Packed {
-    pub(crate) s: u8,
-    pub(crate) d: u8,
     pub(crate) sa: [u32; 8],
     pub(crate) sb: [u32; 8],
     pub(crate) value: [u32; 8],
     pub(crate) dvs: [u32; 8],
+    pub(crate) s: u8,
+    pub(crate) d: u8,
 }
 
 /// The chaining state of a [`Sha1Dc`]: the (safe) chaining value, the
