@@ -255,9 +255,9 @@ pub(crate) fn process_shani_avx2(st: &mut super::DcState, blocks: &[[u8; 64]]) {
             states(saved, &mut x);
             detect::check(from_regs(a0, e0), from_regs(a1, e1), &x, mask, st.reduced)
         };
-        for k in 0..blocks.len() {
+        for (k, block) in blocks.iter().enumerate() {
             let cur = k & 1;
-            let (abcd1, e1) = rounds::<false>(abcd, e, &blocks[k], &mut w[cur], &mut saved[cur]);
+            let (abcd1, e1) = rounds::<false>(abcd, e, block, &mut w[cur], &mut saved[cur]);
             if k > 0 {
                 let mask = ubc_avx2(&w[cur ^ 1]);
                 if mask != 0 && check(k - 1, &saved[cur ^ 1], mask, pabcd, pe, abcd, e) {
