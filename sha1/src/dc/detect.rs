@@ -109,30 +109,91 @@ fn unstep(s: [u32; 5], t: usize, w: u32) -> [u32; 5] {
 }
 
 /// W[0..80] of a block.
+///
+/// W[16..32] by the recurrence of FIPS 180-4 §6.1.2, W[32..80] by the same
+/// recurrence applied to itself, W[t] = ROTL²(W[t-6] ⊕ W[t-16] ⊕ W[t-28] ⊕
+/// W[t-32]) (ROTL¹ distributes over ⊕ and the terms that appear twice
+/// cancel): its nearest term is six words back, not three, so the
+/// compiler runs it four words at a time in vector registers.
 #[inline(always)]
+#[cfg_attr(not(all(target_arch = "x86_64", feature = "shani")), allow(dead_code))]
 pub(crate) fn expand(block: &[u8; 64], w: &mut [u32; 80]) {
     for (wt, bytes) in w.iter_mut().zip(block.chunks_exact(4)) {
         *wt = u32::from_be_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]);
     }
-    for t in 16..80 {
+    for t in 16..32 {
         w[t] = (w[t - 3] ^ w[t - 8] ^ w[t - 14] ^ w[t - 16]).rotate_left(1);
+    }
+    for t in 32..80 {
+        w[t] = (w[t - 6] ^ w[t - 16] ^ w[t - 28] ^ w[t - 32]).rotate_left(2);
     }
 }
 
-/// Compress one block given its expanded message, saving the states at
-/// steps 58 and 65 into `x`. Returns the new chaining value.
-#[inline]
-pub(crate) fn compress_saving(ihv: [u32; 5], x: &mut Expanded) -> [u32; 5] {
-    let w = &x.w;
-    let mut s = steps(ihv, 0, 20, w);
-    s = steps(s, 20, 40, w);
-    s = steps(s, 40, 58, w);
-    x.s58 = s;
-    s = steps(s, 58, 60, w);
-    s = steps(s, 60, 65, w);
-    x.s65 = s;
-    s = steps(s, 65, 80, w);
-    add(ihv, s)
+/// Compress one block, storing W[0..80] and the states before steps 58
+/// and 65 into `x`. Returns the new chaining value.
+///
+/// Fully unrolled, as the portable `Sha1` backend: each round names the
+/// five variables in rotated order, so that its result lands in the one
+/// that plays `a` next, and the schedule runs in a 16-word ring just ahead
+/// of the rounds (see `backend::portable`); each word is also stored into
+/// `x.w`, which nothing here reads back.
+#[inline(always)]
+pub(crate) fn compress_block(ihv: [u32; 5], block: &[u8; 64], x: &mut Expanded) -> [u32; 5] {
+    let mut ring = [0u32; 16];
+    for (wt, bytes) in ring.iter_mut().zip(block.chunks_exact(4)) {
+        *wt = u32::from_be_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]);
+    }
+    x.w[..16].copy_from_slice(&ring);
+    let [mut a, mut b, mut c, mut d, mut e] = ihv;
+    macro_rules! round {
+        ($a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $t:expr) => {
+            if $t >= 16 {
+                let v =
+                    (ring[($t - 3) & 15] ^ ring[($t - 8) & 15] ^ ring[($t - 14) & 15] ^ ring[$t & 15]).rotate_left(1);
+                ring[$t & 15] = v;
+                x.w[$t] = v;
+            }
+            $e = $e
+                .wrapping_add(K[$t / 20])
+                .wrapping_add(ring[$t & 15])
+                .wrapping_add(f($t, $b, $c, $d))
+                .wrapping_add($a.rotate_left(5));
+            $b = $b.rotate_left(30);
+        };
+    }
+    macro_rules! five {
+        ($t:expr) => {
+            round!(a, b, c, d, e, $t);
+            round!(e, a, b, c, d, $t + 1);
+            round!(d, e, a, b, c, $t + 2);
+            round!(c, d, e, a, b, $t + 3);
+            round!(b, c, d, e, a, $t + 4);
+        };
+    }
+    five!(0);
+    five!(5);
+    five!(10);
+    five!(15);
+    five!(20);
+    five!(25);
+    five!(30);
+    five!(35);
+    five!(40);
+    five!(45);
+    five!(50);
+    // Steps 55..58; then the state (a, b, c, d, e) is held by (c, d, e, a, b).
+    round!(a, b, c, d, e, 55);
+    round!(e, a, b, c, d, 56);
+    round!(d, e, a, b, c, 57);
+    x.s58 = [c, d, e, a, b];
+    round!(c, d, e, a, b, 58);
+    round!(b, c, d, e, a, 59);
+    five!(60);
+    x.s65 = [a, b, c, d, e];
+    five!(65);
+    five!(70);
+    five!(75);
+    add(ihv, [a, b, c, d, e])
 }
 
 /// Compress one block given its expanded message (the safe hash's extra
@@ -164,20 +225,99 @@ fn add(x: [u32; 5], y: [u32; 5]) -> [u32; 5] {
 /// (checked against this one in the tests).
 pub(crate) fn ubc_mask(w: &[u32; 80]) -> u32 {
     let mut mask = !0u32;
-    // The table is ordered to rule out DVs soonest: on random messages the
-    // mask is empty after a few dozen conditions, so check for that now
-    // and then.
-    for chunk in UBCS.chunks(8) {
-        for c in chunk {
-            let bit = ((w[usize::from(c.i)] >> c.a) ^ (w[usize::from(c.j)] >> c.b)) & 1;
-            // All ones if the condition holds, else the DVs it rules out
-            // cleared.
-            mask &= !(c.dvs & (bit ^ u32::from(c.value)).wrapping_neg());
-        }
-        if mask == 0 {
-            break;
-        }
+    // Unrolled, so that each condition's word indices and shifts are
+    // constants. The table is ordered to rule out DVs soonest: on random
+    // messages the mask is empty after a few dozen conditions, so check
+    // for that every eight.
+    macro_rules! rows {
+        ($($k:literal)*) => {
+            $(
+                let c = &UBCS[$k];
+                let bit = ((w[usize::from(c.i)] >> c.a) ^ (w[usize::from(c.j)] >> c.b)) & 1;
+                // All ones if the condition holds, else the DVs it rules
+                // out cleared.
+                mask &= !(c.dvs & (bit ^ u32::from(c.value)).wrapping_neg());
+            )*
+        };
     }
+    const { assert!(UBCS.len() == 156) };
+    rows!(0 1 2 3 4 5 6 7);
+    if mask == 0 {
+        return 0;
+    }
+    rows!(8 9 10 11 12 13 14 15);
+    if mask == 0 {
+        return 0;
+    }
+    rows!(16 17 18 19 20 21 22 23);
+    if mask == 0 {
+        return 0;
+    }
+    rows!(24 25 26 27 28 29 30 31);
+    if mask == 0 {
+        return 0;
+    }
+    rows!(32 33 34 35 36 37 38 39);
+    if mask == 0 {
+        return 0;
+    }
+    rows!(40 41 42 43 44 45 46 47);
+    if mask == 0 {
+        return 0;
+    }
+    rows!(48 49 50 51 52 53 54 55);
+    if mask == 0 {
+        return 0;
+    }
+    rows!(56 57 58 59 60 61 62 63);
+    if mask == 0 {
+        return 0;
+    }
+    rows!(64 65 66 67 68 69 70 71);
+    if mask == 0 {
+        return 0;
+    }
+    rows!(72 73 74 75 76 77 78 79);
+    if mask == 0 {
+        return 0;
+    }
+    rows!(80 81 82 83 84 85 86 87);
+    if mask == 0 {
+        return 0;
+    }
+    rows!(88 89 90 91 92 93 94 95);
+    if mask == 0 {
+        return 0;
+    }
+    rows!(96 97 98 99 100 101 102 103);
+    if mask == 0 {
+        return 0;
+    }
+    rows!(104 105 106 107 108 109 110 111);
+    if mask == 0 {
+        return 0;
+    }
+    rows!(112 113 114 115 116 117 118 119);
+    if mask == 0 {
+        return 0;
+    }
+    rows!(120 121 122 123 124 125 126 127);
+    if mask == 0 {
+        return 0;
+    }
+    rows!(128 129 130 131 132 133 134 135);
+    if mask == 0 {
+        return 0;
+    }
+    rows!(136 137 138 139 140 141 142 143);
+    if mask == 0 {
+        return 0;
+    }
+    rows!(144 145 146 147 148 149 150 151);
+    if mask == 0 {
+        return 0;
+    }
+    rows!(152 153 154 155);
     mask
 }
 
@@ -224,12 +364,6 @@ pub(crate) fn check(ihv_in: [u32; 5], ihv_out: [u32; 5], x: &Expanded, mask: u32
         }
     }
     false
-}
-
-/// Portable: compress `block` from `ihv`, filling `x`.
-pub(crate) fn compress_block(ihv: [u32; 5], block: &[u8; 64], x: &mut Expanded) -> [u32; 5] {
-    expand(block, &mut x.w);
-    compress_saving(ihv, x)
 }
 
 #[cfg(test)]
