@@ -36,7 +36,7 @@ The DV masks are checked against the reference's own table too.
 
 Usage: python3 sha1/tools/gen_sha1dc_tables.py [--check] [REFERENCE_CRATE_DIR]
   With --check it compares with the committed file instead of writing it.
-  Without a directory it looks in ~/.cargo/registry/src/*/.
+  Without a directory it looks in $CARGO_HOME/registry/src/*/ (~/.cargo).
 """
 import glob
 import os
@@ -532,9 +532,10 @@ def main():
     if args:
         ref = args[0]
     else:
-        hits = sorted(glob.glob(os.path.expanduser("~/.cargo/registry/src/*/sha1collisiondetection-" + REF_VERSION)))
+        home = os.environ.get("CARGO_HOME") or os.path.expanduser("~/.cargo")
+        hits = sorted(glob.glob(os.path.join(home, "registry/src/*/sha1collisiondetection-" + REF_VERSION)))
         if not hits:
-            sys.exit("sha1collisiondetection {} not in ~/.cargo/registry/src: run `cargo fetch` first".format(REF_VERSION))
+            sys.exit("sha1collisiondetection {} not in {}/registry/src: run `cargo fetch` first".format(REF_VERSION, home))
         ref = hits[0]
     print("reading", os.path.join(ref, "lib/ubc_check.rs"), file=sys.stderr)
     src = open(os.path.join(ref, "lib/ubc_check.rs")).read()
