@@ -3,7 +3,10 @@
 //! once.
 //!
 //! SHA-1 is broken for collision resistance; use it only where a protocol
-//! or format requires it (Git object names, legacy HMAC-SHA-1, ...).
+//! or format requires it (Git object names, legacy HMAC-SHA-1, ...), and
+//! where an attacker may choose the input, hash with [`Sha1Dc`], which
+//! detects the known collision attacks (Stevens and Shumow's
+//! counter-cryptanalysis, as git does).
 //!
 //! ```
 //! use sha1::Sha1;

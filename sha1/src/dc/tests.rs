@@ -164,6 +164,8 @@ fn simd_filters() -> Vec<(&'static str, Filter)> {
             testing::say(format_args!("sha1dc: SKIPPED the avx2 filter: this CPU lacks avx2"));
         }
     }
+    #[cfg(not(all(target_arch = "x86_64", any(feature = "shani", feature = "avx2"))))]
+    testing::say(format_args!("sha1dc: no SIMD filter in this build or on this target (the portable filter only)"));
     v
 }
 
