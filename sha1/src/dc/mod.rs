@@ -334,6 +334,11 @@ impl Sha1Dc {
     }
 
     /// Absorb `data`.
+    ///
+    /// The last whole block seen stays in the buffer until more data comes
+    /// or the message ends, so that it is compressed together with the
+    /// padding: the filter of one block runs beside the next block's rounds
+    /// (see the backends), which a lone block lacks.
     pub fn update(&mut self, mut data: &[u8]) {
         self.total = self.total.wrapping_add(data.len() as u64);
         if self.pos > 0 {
@@ -341,31 +346,44 @@ impl Sha1Dc {
             self.buffer[self.pos..self.pos + take].copy_from_slice(&data[..take]);
             self.pos += take;
             data = &data[take..];
-            if self.pos < 64 {
+            if data.is_empty() {
                 return;
             }
             let block = self.buffer;
             process(self.backend, &mut self.state, core::slice::from_ref(&block));
             self.pos = 0;
         }
-        let (blocks, rest) = data.as_chunks::<64>();
+        let (mut blocks, rest) = data.as_chunks::<64>();
+        if rest.is_empty()
+            && let Some((last, init)) = blocks.split_last()
+        {
+            self.buffer = *last;
+            self.pos = 64;
+            blocks = init;
+        } else {
+            self.buffer[..rest.len()].copy_from_slice(rest);
+            self.pos = rest.len();
+        }
         process(self.backend, &mut self.state, blocks);
-        self.buffer[..rest.len()].copy_from_slice(rest);
-        self.pos = rest.len();
     }
 
     /// Pad, compress the last block(s) and return the final state.
     fn finish(&mut self) -> &DcState {
         let bits = self.total.wrapping_mul(8);
-        let mut block = [0u8; 64];
-        block[..self.pos].copy_from_slice(&self.buffer[..self.pos]);
-        block[self.pos] = 0x80;
-        if self.pos >= 56 {
-            process(self.backend, &mut self.state, core::slice::from_ref(&block));
-            block = [0; 64];
+        let mut tail = [[0u8; 64]; 2];
+        let pos = self.pos;
+        // The buffered bytes (a whole block at most), 0x80, zeros, and the
+        // 64-bit length in one or two blocks (FIPS 180-4 §5.1.1).
+        let n = if pos + 9 <= 64 { 1 } else { 2 };
+        tail[0][..pos].copy_from_slice(&self.buffer[..pos]);
+        if pos < 64 {
+            tail[0][pos] = 0x80;
+        } else {
+            tail[1][0] = 0x80;
         }
-        block[56..].copy_from_slice(&bits.to_be_bytes());
-        process(self.backend, &mut self.state, core::slice::from_ref(&block));
+        tail[n - 1][56..].copy_from_slice(&bits.to_be_bytes());
+        process(self.backend, &mut self.state, &tail[..n]);
+        self.pos = 0;
         &self.state
     }
 
