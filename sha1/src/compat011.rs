@@ -10,3 +10,7 @@
 //! `Hmac<sha1::compat011::Sha1>`.
 
 pub use crate::Sha1;
+
+/// SHA-1 with collision detection for the `digest` 0.11 line (`hmac` 0.13):
+/// outputs the safe hash on a detected collision (see [`crate::Sha1Dc`]).
+pub type Sha1Dc = hash_core::Hasher<crate::dc::Sha1DcAlgorithm>;

@@ -3,7 +3,10 @@
 //! once.
 //!
 //! SHA-1 is broken for collision resistance; use it only where a protocol
-//! or format requires it (Git object names, legacy HMAC-SHA-1, ...).
+//! or format requires it (Git object names, legacy HMAC-SHA-1, ...), and
+//! where an attacker may choose the input, hash with [`Sha1Dc`], which
+//! detects the known collision attacks (Stevens and Shumow's
+//! counter-cryptanalysis, as git does).
 //!
 //! ```
 //! use sha1::Sha1;
@@ -42,8 +45,10 @@ extern crate std;
 
 mod backend;
 mod consts;
+pub mod dc;
 
 pub use backend::Backend;
+pub use dc::{Collision, Sha1Dc};
 pub use hash_core::UnsupportedBackend;
 
 /// SHA-1 hasher (FIPS 180-4 §6.1), 20-byte digest.
@@ -55,6 +60,10 @@ pub type Sha1 = hash_core::Hasher<algorithm::Sha1>;
 pub mod compat {
     /// SHA-1 as a `digest::core_api::CoreWrapper`, for `hmac::Hmac<Sha1>`.
     pub type Sha1 = hash_core::CoreWrapper<super::algorithm::Sha1>;
+    /// SHA-1 with collision detection as a `digest::core_api::CoreWrapper`,
+    /// for `hmac::Hmac<Sha1Dc>`: outputs the safe hash on a detected
+    /// collision (see [`crate::Sha1Dc`]).
+    pub type Sha1Dc = hash_core::CoreWrapper<crate::dc::Sha1DcAlgorithm>;
 }
 
 #[cfg(feature = "digest011")]

@@ -14,6 +14,7 @@ const TARGETS: &[(&str, &str)] = &[
     ("batch", "digest_many / digest_xof_many batches (repeated, overlapping slices) vs one by one"),
     ("openssl", "our digests vs OpenSSL's libcrypto 3 (loaded at run time)"),
     ("kmac", "KMAC verify / verify_len vs the tag recomputed (short, flipped, other-length, fuzzer tags)"),
+    ("sha1dc", "Sha1Dc vs sha1collisiondetection (the reference's Rust port), near real collisions"),
 ];
 
 const HELP: &str = "usage: cargo xtask fuzz [--seconds N] [--build-only] [TARGET...]
@@ -33,6 +34,7 @@ targets:
   xof        SHAKE output read in pieces vs one long read
   batch      digest_many / digest_xof_many batches vs one by one
   openssl    our digests vs OpenSSL's libcrypto 3 (needs libcrypto.so.3)
+  sha1dc     Sha1Dc vs sha1collisiondetection, near real collisions
 
 options:
   --seconds N    run each target for N seconds (default 60)

@@ -1,0 +1,580 @@
+//! SHA-1 with collision detection ([`Sha1Dc`]): Stevens and Shumow's
+//! counter-cryptanalysis, as git, GitHub and OpenPGP implementations use it.
+//!
+//! Every compressed block is checked for the 32 disturbance vectors that
+//! the known practical attacks on SHA-1 rely on (SHAttered, "SHA-1 is a
+//! Shambles", and the attacks of the same families), with the same table,
+//! the same unavoidable-bit-condition filter and the same recomputation as
+//! the reference implementation (`sha1collisiondetection`), so the verdict
+//! is the reference's on every input.
+//!
+//! When a block is detected, the reference's "safe hash" takes over from
+//! that block on: the block is compressed three times instead of once, so
+//! the two colliding messages no longer collide (and differ from the plain
+//! SHA-1 of either). [`Collision`] carries both the plain SHA-1 and that
+//! safe hash.
+
+mod detect;
+#[rustfmt::skip]
+#[cfg_attr(not(all(target_arch = "x86_64", any(feature = "shani", feature = "avx2"))), allow(dead_code))]
+mod tables;
+// (With only one of the two cargo features, part of it goes unused.)
+#[cfg(all(target_arch = "x86_64", any(feature = "shani", feature = "avx2")))]
+#[cfg_attr(not(all(feature = "shani", feature = "avx2")), allow(unused_imports, dead_code))]
+mod x86;
+
+#[cfg(all(target_arch = "x86_64", any(feature = "shani", feature = "avx2")))]
+cpufeatures::new!(cpuid_avx2, "avx2");
+
+use core::fmt;
+
+use crate::backend::Backend;
+use crate::consts::H0;
+use detect::Expanded;
+
+/// The two families of disturbance vectors (Manuel, "Classification and
+/// generation of disturbance vectors for collision attacks against
+/// SHA-1", 2011).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum DvType {
+    I,
+    II,
+}
+
+/// A disturbance vector that the detection checks.
+pub(crate) struct Dv {
+    /// Its family.
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub(crate) kind: DvType,
+    /// Its K (where its 16-word window starts).
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub(crate) k: u8,
+    /// Its b (the bit its window's last word sets).
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub(crate) b: u8,
+    /// The step whose saved state the recomputation starts from.
+    pub(crate) step: u8,
+    /// The XOR difference of the expanded messages of an attack's two
+    /// blocks.
+    pub(crate) dm: [u32; 80],
+}
+
+/// An unavoidable bit condition: bit `a` of W\[i\] xor bit `b` of W\[j\]
+/// is `value` in every attack along the DVs of `dvs` (one bit per DV, as
+/// in the filter's mask).
+pub(crate) struct Ubc {
+    pub(crate) i: u8,
+    pub(crate) a: u8,
+    pub(crate) j: u8,
+    pub(crate) b: u8,
+    pub(crate) value: u8,
+    pub(crate) dvs: u32,
+}
+
+/// [`Ubc`]s packed for SIMD (see `tables::PACKED`).
+#[cfg_attr(not(all(target_arch = "x86_64", any(feature = "shani", feature = "avx2"))), allow(dead_code))]
+#[repr(C, align(32))]
+pub(crate) struct Packed {
+    pub(crate) sa: [u32; 8],
+    pub(crate) sb: [u32; 8],
+    pub(crate) value: [u32; 8],
+    pub(crate) dvs: [u32; 8],
+    pub(crate) s: u8,
+    pub(crate) d: u8,
+}
+
+/// The chaining state of a [`Sha1Dc`]: the (safe) chaining value, the
+/// plain SHA-1 chaining value (the same until a collision is detected),
+/// and the verdict so far.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DcState {
+    ihv: [u32; 5],
+    plain: [u32; 5],
+    found: bool,
+    reduced: bool,
+}
+
+impl DcState {
+    const INIT: DcState = DcState { ihv: H0, plain: H0, found: false, reduced: false };
+}
+
+/// Compress `blocks` into `st` with detection, on `backend`, which the
+/// caller has checked this CPU supports (`Backend::check`,
+/// `Backend::detect`, or `is_supported` in `Algorithm::compress`).
+fn process(backend: Backend, st: &mut DcState, blocks: &[[u8; 64]]) {
+    match backend {
+        #[cfg(all(target_arch = "x86_64", feature = "shani"))]
+        Backend::ShaNi | Backend::ShaNiAvx512 => {
+            if cpuid_avx2::get() {
+                // SAFETY: both backends need sha, sse2, ssse3 and sse4.1,
+                // which the caller checked; avx2 was checked just above.
+                unsafe { x86::process_shani_avx2(st, blocks) }
+            } else {
+                // SAFETY: both backends need sha, sse2, ssse3 and sse4.1,
+                // which the caller checked.
+                unsafe { x86::process_shani(st, blocks) }
+            }
+        }
+        #[cfg(all(target_arch = "x86_64", feature = "avx2"))]
+        // SAFETY: the `avx2` backend needs avx2, bmi1 and bmi2, which the
+        // caller checked.
+        Backend::Avx2 => unsafe { x86::process_avx2(st, blocks) },
+        // Portable, and the backends without code of their own here yet
+        // (arm-sha: portable detection).
+        _ => process_with(st, blocks, detect::compress_block, detect::ubc_mask),
+    }
+}
+
+/// The detection loop, for a compression that fills an [`Expanded`] and a
+/// filter.
+#[inline(always)]
+fn process_with(
+    st: &mut DcState,
+    blocks: &[[u8; 64]],
+    compress: impl Fn([u32; 5], &[u8; 64], &mut Expanded) -> [u32; 5],
+    ubc: impl Fn(&[u32; 80]) -> u32,
+) {
+    let mut x = Expanded::ZERO;
+    for block in blocks {
+        let out = compress(st.ihv, block, &mut x);
+        let mask = ubc(&x.w);
+        if st.found {
+            // The plain chain went its own way at an earlier detection.
+            st.plain = detect::compress_w(st.plain, &x.w);
+        } else {
+            st.plain = out;
+        }
+        if mask != 0 && detect::check(st.ihv, out, &x, mask, st.reduced) {
+            st.found = true;
+            // The safe hash: this block twice more.
+            st.ihv = detect::compress_w(detect::compress_w(out, &x.w), &x.w);
+        } else {
+            st.ihv = out;
+        }
+    }
+}
+
+/// The digest bytes of a chaining value (FIPS 180-4 §6.1.2).
+fn to_bytes(h: &[u32; 5]) -> [u8; 20] {
+    let mut out = [0u8; 20];
+    for (bytes, word) in out.chunks_exact_mut(4).zip(h) {
+        bytes.copy_from_slice(&word.to_be_bytes());
+    }
+    out
+}
+
+/// A detected SHA-1 collision attack: the message contains a block that is
+/// half of a near-collision along one of the disturbance vectors that the
+/// known attacks use.
+///
+/// Holds the plain SHA-1 of the message (what an implementation without
+/// detection outputs, identical for both colliding messages) and the safe
+/// hash that the reference implementation outputs instead.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Collision {
+    digest: [u8; 20],
+    safe: [u8; 20],
+}
+
+impl Collision {
+    /// The plain SHA-1 of the message (what [`crate::Sha1`] outputs).
+    pub fn digest(&self) -> [u8; 20] {
+        self.digest
+    }
+
+    /// The safe hash: SHA-1 with each detected block compressed three times
+    /// in a row, as the reference implementation (and git) computes it.
+    pub fn safe_digest(&self) -> [u8; 20] {
+        self.safe
+    }
+}
+
+impl fmt::Display for Collision {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("SHA-1 collision attack detected (SHA-1 ")?;
+        for b in self.digest {
+            write!(f, "{b:02x}")?;
+        }
+        f.write_str(", safe hash ")?;
+        for b in self.safe {
+            write!(f, "{b:02x}")?;
+        }
+        f.write_str(")")
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for Collision {}
+
+/// SHA-1 with collision detection (see the [module](self) documentation).
+///
+/// ```
+/// use sha1::Sha1Dc;
+/// use hex_literal::hex;
+///
+/// // An ordinary message: its SHA-1.
+/// assert_eq!(Sha1Dc::digest(b"abc"), Ok(hex!("a9993e364706816aba3e25717850c26c9cd0d89d")));
+///
+/// let mut h = Sha1Dc::new();
+/// h.update(b"a");
+/// h.update(b"bc");
+/// let digest = h.finalize().expect("no collision attack in \"abc\"");
+/// assert_eq!(digest, hex!("a9993e364706816aba3e25717850c26c9cd0d89d"));
+/// ```
+#[derive(Clone)]
+pub struct Sha1Dc {
+    state: DcState,
+    backend: Backend,
+    buffer: [u8; 64],
+    pos: usize,
+    /// Bytes hashed so far (the length field is defined modulo 2^64 bits).
+    total: u64,
+}
+
+/// Options for a [`Sha1Dc`]: the backend, and reduced-round detection.
+#[derive(Clone, Copy, Debug)]
+pub struct Builder {
+    backend: Option<Backend>,
+    reduced: bool,
+}
+
+impl Builder {
+    /// Use exactly `backend` (the default: [`Backend::detect`]).
+    pub fn backend(mut self, backend: Backend) -> Self {
+        self.backend = Some(backend);
+        self
+    }
+
+    /// Also report collisions of reduced-round SHA-1: a DV whose
+    /// recomputed pair block starts from the same chaining value as this
+    /// one (as the reference's `SHA1DCSetDetectReducedRoundCollision`; off
+    /// by default). Meant for testing the detection with reduced-round
+    /// collisions, which are easy to make.
+    pub fn detect_reduced_round(mut self, on: bool) -> Self {
+        self.reduced = on;
+        self
+    }
+
+    /// The hasher.
+    ///
+    /// # Panics
+    /// If this CPU does not support the chosen backend (see
+    /// [`Builder::try_build`]).
+    #[track_caller]
+    pub fn build(self) -> Sha1Dc {
+        match self.try_build() {
+            Ok(h) => h,
+            Err(e) => panic!("SHA-1 (collision detection): {e}"),
+        }
+    }
+
+    /// The hasher, or an error if this CPU does not support the chosen
+    /// backend.
+    pub fn try_build(self) -> Result<Sha1Dc, crate::UnsupportedBackend> {
+        let backend = match self.backend {
+            Some(b) => b.check()?,
+            None => Backend::detect(),
+        };
+        let mut h = Sha1Dc::from_backend(backend);
+        h.state.reduced = self.reduced;
+        Ok(h)
+    }
+}
+
+impl Default for Sha1Dc {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl fmt::Debug for Sha1Dc {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Sha1Dc")
+            .field("backend", &self.backend)
+            .field("detect_reduced_round", &self.state.reduced)
+            .field("collision_so_far", &self.state.found)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Sha1Dc {
+    /// A hasher on the best backend for this CPU.
+    pub fn new() -> Self {
+        Self::from_backend(Backend::detect())
+    }
+
+    /// A hasher on exactly `backend`.
+    ///
+    /// # Panics
+    /// If this CPU does not support `backend` (the message names the missing
+    /// features); see [`Sha1Dc::try_with_backend`].
+    #[track_caller]
+    pub fn with_backend(backend: Backend) -> Self {
+        Self::builder().backend(backend).build()
+    }
+
+    /// A hasher on exactly `backend`, or an error if this CPU does not
+    /// support it.
+    pub fn try_with_backend(backend: Backend) -> Result<Self, crate::UnsupportedBackend> {
+        Self::builder().backend(backend).try_build()
+    }
+
+    /// Options: backend, reduced-round detection.
+    pub fn builder() -> Builder {
+        Builder { backend: None, reduced: false }
+    }
+
+    fn from_backend(backend: Backend) -> Self {
+        Sha1Dc { state: DcState::INIT, backend, buffer: [0; 64], pos: 0, total: 0 }
+    }
+
+    /// The backend this hasher compresses with.
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    /// Absorb `data`.
+    ///
+    /// The last whole block seen stays in the buffer until more data comes
+    /// or the message ends, so that it is compressed together with the
+    /// padding: the filter of one block runs beside the next block's rounds
+    /// (see the backends), which a lone block lacks.
+    pub fn update(&mut self, mut data: &[u8]) {
+        self.total = self.total.wrapping_add(data.len() as u64);
+        if self.pos > 0 {
+            let take = data.len().min(64 - self.pos);
+            self.buffer[self.pos..self.pos + take].copy_from_slice(&data[..take]);
+            self.pos += take;
+            data = &data[take..];
+            if data.is_empty() {
+                return;
+            }
+            let block = self.buffer;
+            process(self.backend, &mut self.state, core::slice::from_ref(&block));
+            self.pos = 0;
+        }
+        let (mut blocks, rest) = data.as_chunks::<64>();
+        if rest.is_empty()
+            && let Some((last, init)) = blocks.split_last()
+        {
+            self.buffer = *last;
+            self.pos = 64;
+            blocks = init;
+        } else {
+            self.buffer[..rest.len()].copy_from_slice(rest);
+            self.pos = rest.len();
+        }
+        process(self.backend, &mut self.state, blocks);
+    }
+
+    /// Pad, compress the last block(s) and return the final state.
+    fn finish(&mut self) -> &DcState {
+        let bits = self.total.wrapping_mul(8);
+        let mut tail = [[0u8; 64]; 2];
+        let pos = self.pos;
+        // The buffered bytes (a whole block at most), 0x80, zeros, and the
+        // 64-bit length in one or two blocks (FIPS 180-4 §5.1.1).
+        let n = if pos + 9 <= 64 { 1 } else { 2 };
+        tail[0][..pos].copy_from_slice(&self.buffer[..pos]);
+        if pos < 64 {
+            tail[0][pos] = 0x80;
+        } else {
+            tail[1][0] = 0x80;
+        }
+        tail[n - 1][56..].copy_from_slice(&bits.to_be_bytes());
+        process(self.backend, &mut self.state, &tail[..n]);
+        self.pos = 0;
+        &self.state
+    }
+
+    /// The SHA-1 of everything passed to [`Sha1Dc::update`], or the
+    /// [`Collision`] detected in it.
+    pub fn finalize(mut self) -> Result<[u8; 20], Collision> {
+        result(self.finish())
+    }
+
+    /// As [`Sha1Dc::finalize`], and reset the hasher for a new message
+    /// (keeping its backend and options).
+    pub fn finalize_reset(&mut self) -> Result<[u8; 20], Collision> {
+        let r = result(self.finish());
+        self.reset();
+        r
+    }
+
+    /// The safe hash: the SHA-1 if no collision was detected, else the
+    /// reference's safe hash (what the `digest` traits output).
+    #[cfg(any(feature = "digest", feature = "digest011"))]
+    fn finalize_safe(&mut self) -> [u8; 20] {
+        to_bytes(&self.finish().ihv)
+    }
+
+    /// Start a new message (keeping the backend and options).
+    pub fn reset(&mut self) {
+        let reduced = self.state.reduced;
+        self.state = DcState { reduced, ..DcState::INIT };
+        self.pos = 0;
+        self.total = 0;
+    }
+
+    /// The SHA-1 of `data`, or the [`Collision`] detected in it.
+    pub fn digest(data: &[u8]) -> Result<[u8; 20], Collision> {
+        let mut h = Self::new();
+        h.update(data);
+        h.finalize()
+    }
+
+    /// [`Sha1Dc::digest`] of each of `inputs` into the matching `outputs`
+    /// slot.
+    ///
+    /// # Panics
+    /// If `inputs.len() != outputs.len()`.
+    pub fn digest_many(inputs: &[&[u8]], outputs: &mut [Result<[u8; 20], Collision>]) {
+        hash_core::check_batch(inputs.len(), outputs.len());
+        let backend = Backend::detect();
+        for (input, output) in inputs.iter().zip(outputs.iter_mut()) {
+            let mut h = Self::from_backend(backend);
+            h.update(input);
+            *output = h.finalize();
+        }
+    }
+}
+
+fn result(st: &DcState) -> Result<[u8; 20], Collision> {
+    if st.found {
+        Err(Collision { digest: to_bytes(&st.plain), safe: to_bytes(&st.ihv) })
+    } else {
+        Ok(to_bytes(&st.ihv))
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::io::Write for Sha1Dc {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.update(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The algorithm definition for `hash-core` (the core of
+/// [`crate::compat::Sha1Dc`]): its output is the safe hash.
+#[derive(Debug)]
+pub struct Sha1DcAlgorithm;
+
+impl hash_core::Algorithm for Sha1DcAlgorithm {
+    const NAME: &'static str = "SHA-1 (collision detection)";
+    type BlockSize = hash_core::typenum::U64;
+    type State = DcState;
+    type Backend = Backend;
+    const INIT: DcState = DcState::INIT;
+
+    fn compress(backend: Backend, state: &mut DcState, blocks: &[hash_core::Block<hash_core::typenum::U64>]) {
+        if !backend.is_supported() {
+            hash_core::unsupported("SHA-1 (collision detection)", backend);
+        }
+        for block in blocks {
+            process(backend, state, core::slice::from_ref(as_block(block)));
+        }
+    }
+}
+
+fn as_block(b: &hash_core::Block<hash_core::typenum::U64>) -> &[u8; 64] {
+    match <&[u8; 64]>::try_from(&b[..]) {
+        Ok(b) => b,
+        Err(_) => unreachable!("a SHA-1 block is 64 bytes"),
+    }
+}
+
+impl hash_core::FixedAlgorithm for Sha1DcAlgorithm {
+    const PADDING: hash_core::Padding = hash_core::Padding::Be64;
+    type OutputSize = hash_core::typenum::U20;
+    type Output = [u8; 20];
+
+    fn output(state: &DcState, out: &mut [u8; 20]) {
+        *out = to_bytes(&state.ihv);
+    }
+}
+
+#[cfg(feature = "digest")]
+mod digest010 {
+    use hash_core::digest::{FixedOutput, FixedOutputReset, HashMarker, Output, OutputSizeUser, Reset, Update};
+
+    use super::Sha1Dc;
+
+    impl HashMarker for Sha1Dc {}
+
+    impl OutputSizeUser for Sha1Dc {
+        type OutputSize = hash_core::typenum::U20;
+    }
+
+    impl Update for Sha1Dc {
+        fn update(&mut self, data: &[u8]) {
+            Sha1Dc::update(self, data);
+        }
+    }
+
+    /// The safe hash on a detected collision (the SHA-1 otherwise).
+    impl FixedOutput for Sha1Dc {
+        fn finalize_into(mut self, out: &mut Output<Self>) {
+            out.copy_from_slice(&self.finalize_safe());
+        }
+    }
+
+    impl FixedOutputReset for Sha1Dc {
+        fn finalize_into_reset(&mut self, out: &mut Output<Self>) {
+            out.copy_from_slice(&self.finalize_safe());
+            self.reset();
+        }
+    }
+
+    impl Reset for Sha1Dc {
+        fn reset(&mut self) {
+            Sha1Dc::reset(self);
+        }
+    }
+}
+
+#[cfg(feature = "digest011")]
+mod digest011 {
+    use hash_core::digest011::{FixedOutput, FixedOutputReset, HashMarker, Output, OutputSizeUser, Reset, Update};
+
+    use super::Sha1Dc;
+
+    impl HashMarker for Sha1Dc {}
+
+    impl OutputSizeUser for Sha1Dc {
+        type OutputSize = hash_core::digest011::consts::U20;
+    }
+
+    impl Update for Sha1Dc {
+        fn update(&mut self, data: &[u8]) {
+            Sha1Dc::update(self, data);
+        }
+    }
+
+    /// The safe hash on a detected collision (the SHA-1 otherwise).
+    impl FixedOutput for Sha1Dc {
+        fn finalize_into(mut self, out: &mut Output<Self>) {
+            out.copy_from_slice(&self.finalize_safe());
+        }
+    }
+
+    impl FixedOutputReset for Sha1Dc {
+        fn finalize_into_reset(&mut self, out: &mut Output<Self>) {
+            out.copy_from_slice(&self.finalize_safe());
+            self.reset();
+        }
+    }
+
+    impl Reset for Sha1Dc {
+        fn reset(&mut self) {
+            Sha1Dc::reset(self);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,201 @@
+//! The filter near each disturbance vector's conditions: blocks whose
+//! expanded message meets every unavoidable bit condition of a DV, and the
+//! same with one condition broken (the way the reference tests its
+//! filter), through every backend's filter and the whole detection, with
+//! the verdicts and digests of the reference port.
+
+use std::vec;
+use std::vec::Vec;
+
+use hash_core::testing::{self, Rng};
+
+use super::detect::{self, Expanded};
+use super::tables::{DVS, UBCS};
+use super::{Backend, Sha1Dc};
+
+/// W[0..80] as linear functions of the 512 message bits: `forms[t][bit]`
+/// is the set (as a 512-bit vector) of message bits whose XOR is bit `bit`
+/// of W[t].
+fn linear_forms() -> Vec<[[u64; 8]; 32]> {
+    let mut forms = vec![[[0u64; 8]; 32]; 80];
+    for k in 0..512 {
+        let mut block = [0u8; 64];
+        // Message bit k: bit (k % 32) of word k / 32 (big-endian words).
+        let word = k / 32;
+        let bit = k % 32;
+        block[4 * word + 3 - bit / 8] = 1 << (bit % 8);
+        let mut w = [0u32; 80];
+        detect::expand(&block, &mut w);
+        for (wt, form) in w.iter().zip(forms.iter_mut()) {
+            for (b, f) in form.iter_mut().enumerate() {
+                if wt >> b & 1 == 1 {
+                    f[k / 64] |= 1 << (k % 64);
+                }
+            }
+        }
+    }
+    forms
+}
+
+/// A block from `rng` adjusted (by Gaussian elimination over GF(2)) so that
+/// its expanded message meets every condition of DV `dv`, except that the
+/// condition at index `broken` of the DV's list is made false.
+fn block_for(forms: &[[[u64; 8]; 32]], rng: &mut Rng, dv: usize, broken: Option<usize>) -> [u8; 64] {
+    let mut block = [0u8; 64];
+    rng.fill(&mut block);
+    let mut w = [0u32; 80];
+    detect::expand(&block, &mut w);
+    // Rows: (form, wanted change of the condition's XOR).
+    let mut rows: Vec<([u64; 8], u8)> = Vec::new();
+    for (n, c) in UBCS.iter().filter(|c| c.dvs >> dv & 1 == 1).enumerate() {
+        let (i, a, j, b) = (usize::from(c.i), usize::from(c.a), usize::from(c.j), usize::from(c.b));
+        let mut form = forms[i][a];
+        for (x, y) in form.iter_mut().zip(&forms[j][b]) {
+            *x ^= y;
+        }
+        let now = ((w[i] >> a) ^ (w[j] >> b)) as u8 & 1;
+        let want = c.value ^ u8::from(broken == Some(n));
+        rows.push((form, now ^ want));
+    }
+    // Reduce, then solve for a change of the message bits.
+    let mut pivots: Vec<(usize, [u64; 8], u8)> = Vec::new();
+    for (mut form, mut rhs) in rows {
+        for (p, pf, pr) in &pivots {
+            if form[p / 64] >> (p % 64) & 1 == 1 {
+                for (x, y) in form.iter_mut().zip(pf) {
+                    *x ^= y;
+                }
+                rhs ^= pr;
+            }
+        }
+        let Some(p) = (0..512).find(|&k| form[k / 64] >> (k % 64) & 1 == 1) else {
+            assert_eq!(rhs, 0, "DV {dv}: inconsistent conditions");
+            continue;
+        };
+        // Keep earlier pivots reduced by this row.
+        for (_, pf, pr) in &mut pivots {
+            if pf[p / 64] >> (p % 64) & 1 == 1 {
+                for (x, y) in pf.iter_mut().zip(&form) {
+                    *x ^= y;
+                }
+                *pr ^= rhs;
+            }
+        }
+        pivots.push((p, form, rhs));
+    }
+    // Fully reduced: flipping the pivot bit of each row whose rhs is 1
+    // changes exactly that row's condition.
+    for (p, _, rhs) in &pivots {
+        if *rhs == 1 {
+            block[4 * (p / 32) + 3 - (p % 32) / 8] ^= 1 << (p % 8);
+        }
+    }
+    block
+}
+
+#[test]
+fn blocks_at_each_dv_conditions() {
+    let forms = linear_forms();
+    let mut rng = Rng::new(2017);
+    let backends = testing::testable_backends::<Backend>("sha1dc filter");
+    let mut blocks = 0;
+    for dv in 0..32 {
+        let n = UBCS.iter().filter(|c| c.dvs >> dv & 1 == 1).count();
+        for broken in [None].into_iter().chain((0..n).map(Some)) {
+            for _ in 0..3 {
+                let block = block_for(&forms, &mut rng, dv, broken);
+                let mut x = Expanded::ZERO;
+                detect::expand(&block, &mut x.w);
+                let mask = detect::ubc_mask(&x.w);
+                for (name, other) in simd_filters() {
+                    assert_eq!(other(&x.w), mask, "{name} filter, DV {dv} broken {broken:?}");
+                }
+                assert_eq!(mask >> dv & 1 == 1, broken.is_none(), "DV {dv} broken {broken:?}: mask {mask:08x}");
+                // Each condition, checked on its own, against the mask.
+                for i in 0..DVS.len() {
+                    let meets = UBCS.iter().filter(|c| c.dvs >> i & 1 == 1).all(|c| {
+                        ((x.w[usize::from(c.i)] >> c.a) ^ (x.w[usize::from(c.j)] >> c.b)) & 1 == u32::from(c.value)
+                    });
+                    assert_eq!(mask >> i & 1 == 1, meets, "DV {i}");
+                }
+                // Whole detection, every backend, against the reference:
+                // the block after a random prefix block, and alone.
+                let mut msg = rng.bytes(64);
+                msg.extend_from_slice(&block);
+                for m in [&block[..], &msg[..]] {
+                    let mut r = sha1collisiondetection::Sha1CD::default();
+                    r.update(m);
+                    let mut out = Default::default();
+                    let detected = r.finalize_into_dirty_cd(&mut out).is_err();
+                    let want: [u8; 20] = out.into();
+                    for &b in &backends {
+                        let mut h = Sha1Dc::with_backend(b);
+                        h.update(m);
+                        let got = h.finalize();
+                        assert_eq!(got.is_err(), detected, "DV {dv} [{}]", b.name());
+                        assert_eq!(got.unwrap_or_else(|c| c.safe_digest()), want, "DV {dv} [{}]", b.name());
+                    }
+                    let mut outs = [Ok([0u8; 20])];
+                    Sha1Dc::digest_many(&[m], &mut outs);
+                    assert_eq!(outs[0].is_err(), detected);
+                }
+                blocks += 1;
+            }
+        }
+    }
+    testing::say(format_args!(
+        "sha1dc: {blocks} blocks at the 32 DVs' conditions (all met, or one broken): filter as the tables say, verdicts as sha1collisiondetection"
+    ));
+}
+
+/// A filter: W to the mask of DVs to recompute.
+type Filter = fn(&[u32; 80]) -> u32;
+
+/// The SIMD filters this CPU runs, by name.
+fn simd_filters() -> Vec<(&'static str, Filter)> {
+    #[allow(unused_mut)]
+    let mut v: Vec<(&'static str, Filter)> = Vec::new();
+    #[cfg(all(target_arch = "x86_64", any(feature = "shani", feature = "avx2")))]
+    {
+        if super::cpuid_avx2::get() {
+            // SAFETY: avx2 checked just above.
+            v.push(("avx2", |w| unsafe { super::x86::ubc_avx2(w) }));
+        } else {
+            testing::say(format_args!("sha1dc: SKIPPED the avx2 filter: this CPU lacks avx2"));
+        }
+    }
+    #[cfg(not(all(target_arch = "x86_64", any(feature = "shani", feature = "avx2"))))]
+    testing::say(format_args!("sha1dc: no SIMD filter in this build or on this target (the portable filter only)"));
+    v
+}
+
+/// The SIMD filters against the table-driven one on arbitrary words (not
+/// only expanded messages), and on words that meet most conditions.
+#[test]
+fn simd_filters_match_portable() {
+    let mut rng = Rng::new(58);
+    let mut n = 0;
+    for (name, filter) in simd_filters() {
+        for k in 0..200_000 {
+            let mut w = [0u32; 80];
+            for x in w.iter_mut() {
+                *x = rng.next_u64() as u32;
+            }
+            if k % 2 == 1 {
+                // Meet every condition, then break a few at random.
+                for c in UBCS.iter() {
+                    let bit = ((w[usize::from(c.i)] >> c.a) ^ (w[usize::from(c.j)] >> c.b)) & 1;
+                    if bit != u32::from(c.value) {
+                        w[usize::from(c.i)] ^= 1 << c.a;
+                    }
+                }
+                for _ in 0..rng.below(4) {
+                    w[35 + rng.below(30)] ^= 1 << rng.below(32);
+                }
+            }
+            assert_eq!(filter(&w), detect::ubc_mask(&w), "{name}: {w:08x?}");
+            n += 1;
+        }
+    }
+    testing::say(format_args!("sha1dc: {n} word arrays, SIMD filters as the table-driven one"));
+}

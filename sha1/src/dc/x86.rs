@@ -1,0 +1,308 @@
+//! x86-64 code for collision detection: the SHA-NI compression that also
+//! keeps the expanded message and the states the checks need, and the
+//! unavoidable-bit-condition filter in AVX2.
+//!
+//! The filter depends on the message alone, not on the chaining value, so
+//! the out-of-order core runs it beside the `sha1rnds4` chain, which on its
+//! own leaves the vector ALUs idle.
+
+use core::arch::x86_64::{
+    __m128i, __m256i, _mm_add_epi32, _mm_extract_epi32, _mm_loadu_si128, _mm_or_si128, _mm_set_epi32, _mm_set_epi64x,
+    _mm_sha1msg1_epu32, _mm_sha1msg2_epu32, _mm_sha1nexte_epu32, _mm_sha1rnds4_epu32, _mm_shuffle_epi8,
+    _mm_shuffle_epi32, _mm_storeu_si128, _mm_unpackhi_epi64, _mm_xor_si128, _mm256_and_si256, _mm256_castsi256_si128,
+    _mm256_extracti128_si256, _mm256_loadu_si256, _mm256_or_si256, _mm256_setzero_si256, _mm256_sllv_epi32,
+    _mm256_srai_epi32, _mm256_xor_si256, _mm256_zeroupper,
+};
+
+use super::detect::{self, Expanded};
+use super::tables::{PACKED, PACKED_FIRST, PACKED_W};
+
+/// Eight words into a `ymm` register.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn load8(x: &[u32]) -> __m256i {
+    assert!(x.len() >= 8);
+    // SAFETY: `x` holds at least 8 readable u32 (checked just above, a
+    // check the callers' constant lengths fold away); `loadu` needs no
+    // alignment.
+    unsafe { _mm256_loadu_si256(x.as_ptr().cast()) }
+}
+
+/// The filter (see `detect::ubc_mask`) with the conditions packed eight to
+/// a `ymm` register (`tables::PACKED`): per vector, two unaligned loads of
+/// consecutive W words, two variable shifts that move each lane's two bits
+/// to bit 31, the XOR with the wanted value, and the failing lanes' DVs
+/// ORed into the result.
+#[inline]
+#[target_feature(enable = "avx2")]
+pub(crate) fn ubc_avx2(w: &[u32; 80]) -> u32 {
+    // Every vector reads within W[PACKED_W.0..PACKED_W.1].
+    const { assert!(PACKED_W.1 <= 80) };
+    let mut fail = _mm256_setzero_si256();
+    // Unrolled, so that each vector's word offsets are constants and its
+    // table rows memory operands.
+    macro_rules! vectors {
+        ($($k:literal)*) => {
+            $(
+                let p = &PACKED[$k];
+                let (s, d) = (usize::from(p.s), usize::from(p.d));
+                let (wi, wj) = (load8(&w[s..s + 8]), load8(&w[s + d..s + d + 8]));
+                let (sa, sb) = (load8(&p.sa), load8(&p.sb));
+                let (value, dvs) = (load8(&p.value), load8(&p.dvs));
+                let x = _mm256_xor_si256(_mm256_xor_si256(_mm256_sllv_epi32(wi, sa), _mm256_sllv_epi32(wj, sb)), value);
+                // All ones in a lane whose condition fails.
+                fail = _mm256_or_si256(fail, _mm256_and_si256(_mm256_srai_epi32::<31>(x), dvs));
+            )*
+        };
+    }
+    // The vectors are ordered to rule out DVs soonest: after the first
+    // PACKED_FIRST of them no DV is left for most messages (tables.rs).
+    const { assert!(PACKED_FIRST == 11 && PACKED.len() == 33) };
+    vectors!(0 1 2 3 4 5 6 7 8 9 10);
+    let mut f = or_lanes(fail);
+    if f != u32::MAX {
+        vectors!(11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32);
+        f = or_lanes(fail);
+    }
+    // The SHA instructions have only legacy SSE encodings: with the upper
+    // halves of the `ymm` registers left dirty, each of them would wait on
+    // a merge of those halves (measured: the SHA-NI loop ran about 100
+    // times slower on AMD Zen 3 without this).
+    _mm256_zeroupper();
+    !f
+}
+
+/// The OR of the eight lanes.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn or_lanes(v: __m256i) -> u32 {
+    let f = _mm_or_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
+    let f = _mm_or_si128(f, _mm_unpackhi_epi64(f, f));
+    let f = _mm_or_si128(f, _mm_shuffle_epi32::<0b01>(f));
+    _mm_extract_epi32::<0>(f) as u32
+}
+
+/// The chaining value in the SHA-NI layout: (a, b, c, d) in dwords 3..0,
+/// and e in dword 3 of its own register.
+#[cfg(feature = "shani")]
+#[inline]
+#[target_feature(enable = "sse2")]
+fn to_regs(h: [u32; 5]) -> (__m128i, __m128i) {
+    (_mm_set_epi32(h[0] as i32, h[1] as i32, h[2] as i32, h[3] as i32), _mm_set_epi32(h[4] as i32, 0, 0, 0))
+}
+
+/// The chaining value from the SHA-NI layout.
+#[cfg(feature = "shani")]
+#[inline]
+#[target_feature(enable = "sse4.1")]
+fn from_regs(abcd: __m128i, e: __m128i) -> [u32; 5] {
+    [
+        _mm_extract_epi32::<3>(abcd) as u32,
+        _mm_extract_epi32::<2>(abcd) as u32,
+        _mm_extract_epi32::<1>(abcd) as u32,
+        _mm_extract_epi32::<0>(abcd) as u32,
+        _mm_extract_epi32::<3>(e) as u32,
+    ]
+}
+
+/// One block with the SHA extensions (as the `sha-ni` backend compresses,
+/// see `backend::x86_shani`), from the chaining value (`abcd0`, `e0`):
+/// returns the new one, and stores into `w` the expanded message words
+/// that the filter reads (W[32..72]; all of W[0..80] if `FULL`), and into
+/// `saved` the `abcd` values after groups 12 to 15 (from which
+/// [`states`] derives the states before steps 58 and 65).
+///
+/// The schedule registers hold W[4g..4g+4] (W[4g] in dword 3) when group g
+/// uses them: each is stored, dwords reversed, as it is used.
+#[cfg(feature = "shani")]
+#[inline]
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+#[allow(unused_assignments)] // the last groups leave schedule registers unread
+fn rounds<const FULL: bool>(
+    abcd0: __m128i,
+    e0: __m128i,
+    block: &[u8; 64],
+    w: &mut [u32; 80],
+    saved: &mut [__m128i; 4],
+) -> (__m128i, __m128i) {
+    let bswap = _mm_set_epi64x(0x0001_0203_0405_0607, 0x0809_0a0b_0c0d_0e0f);
+    let mut m: [__m128i; 4] = [_mm_set_epi32(0, 0, 0, 0); 4];
+    for (j, mj) in m.iter_mut().enumerate() {
+        let bytes: &[u8] = &block[16 * j..16 * j + 16];
+        // SAFETY: `bytes` is 16 readable bytes (sliced from a 64-byte
+        // array); `loadu` has no alignment requirement.
+        let raw = unsafe { _mm_loadu_si128(bytes.as_ptr().cast()) };
+        *mj = _mm_shuffle_epi8(raw, bswap);
+    }
+    let mut abcd = abcd0;
+    let mut prev = abcd;
+    let mut e;
+    macro_rules! group {
+        ($g:literal) => {
+            if FULL || (8..18).contains(&$g) {
+                let wg: &mut [u32] = &mut w[4 * $g..4 * $g + 4];
+                // SAFETY: `wg` is 4 writable u32 (16 bytes); `storeu` has
+                // no alignment requirement.
+                unsafe { _mm_storeu_si128(wg.as_mut_ptr().cast(), _mm_shuffle_epi32::<0b00_01_10_11>(m[$g % 4])) };
+            }
+            e = if $g == 0 { _mm_add_epi32(e0, m[0]) } else { _mm_sha1nexte_epu32(prev, m[$g % 4]) };
+            prev = abcd;
+            abcd = _mm_sha1rnds4_epu32::<{ $g / 5 }>(abcd, e);
+            if $g >= 3 && $g < 19 {
+                m[($g + 1) % 4] = _mm_sha1msg2_epu32(m[($g + 1) % 4], m[$g % 4]);
+            }
+            if $g >= 2 && $g < 18 {
+                m[($g + 2) % 4] = _mm_xor_si128(m[($g + 2) % 4], m[$g % 4]);
+            }
+            if $g >= 1 && $g < 17 {
+                m[($g + 3) % 4] = _mm_sha1msg1_epu32(m[($g + 3) % 4], m[$g % 4]);
+            }
+        };
+    }
+    group!(0);
+    group!(1);
+    group!(2);
+    group!(3);
+    group!(4);
+    group!(5);
+    group!(6);
+    group!(7);
+    group!(8);
+    group!(9);
+    group!(10);
+    group!(11);
+    group!(12);
+    saved[0] = abcd;
+    group!(13);
+    saved[1] = abcd;
+    group!(14);
+    saved[2] = abcd;
+    group!(15);
+    saved[3] = abcd;
+    group!(16);
+    group!(17);
+    group!(18);
+    group!(19);
+    let _ = e;
+    (_mm_add_epi32(abcd, abcd0), _mm_sha1nexte_epu32(prev, e0))
+}
+
+/// The states before steps 58 and 65 into `x`, from the `abcd` values
+/// after groups 12 to 15 and W: the states before steps 56 and 64 (after
+/// groups 13 and 15, whose `e` is ROTL³⁰ of the `a` a group earlier), and
+/// two and one scalar steps.
+#[cfg(feature = "shani")]
+#[inline]
+#[target_feature(enable = "sse4.1")]
+fn states(saved: &[__m128i; 4], x: &mut Expanded) {
+    let state = |v: __m128i, before: __m128i| {
+        [
+            _mm_extract_epi32::<3>(v) as u32,
+            _mm_extract_epi32::<2>(v) as u32,
+            _mm_extract_epi32::<1>(v) as u32,
+            _mm_extract_epi32::<0>(v) as u32,
+            (_mm_extract_epi32::<3>(before) as u32).rotate_left(30),
+        ]
+    };
+    let s56 = state(saved[1], saved[0]);
+    let s64 = state(saved[3], saved[2]);
+    x.s58 = detect::step(detect::step(s56, 56, x.w[56]), 57, x.w[57]);
+    x.s65 = detect::step(s64, 64, x.w[64]);
+}
+
+/// One block with the SHA extensions, filling all of `x`.
+#[cfg(feature = "shani")]
+#[inline]
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+pub(crate) fn compress_shani(ihv: [u32; 5], block: &[u8; 64], x: &mut Expanded) -> [u32; 5] {
+    let (abcd, e) = to_regs(ihv);
+    let mut saved = [_mm_set_epi32(0, 0, 0, 0); 4];
+    let (abcd, e) = rounds::<true>(abcd, e, block, &mut x.w, &mut saved);
+    states(&saved, x);
+    from_regs(abcd, e)
+}
+
+/// Process `blocks` with the SHA-NI compression and the AVX2 filter.
+///
+/// Until a collision is found, the chaining value stays in registers from
+/// block to block (as in the plain `sha-ni` backend), only the W words the
+/// filter reads are stored, and the rest of what a check needs (all of W,
+/// the states) is computed only for a block that the filter lets through
+/// (about one in twenty random blocks).
+///
+/// The filter of block k runs after the rounds of block k + 1 in program
+/// order: its loads read W words that the rounds of block k stored, and a
+/// load that spans two stores waits until they have left the store buffer,
+/// which they do only once the `sha1rnds4` chain before them has retired;
+/// one block later they have, and the filter runs beside the next block's
+/// chain.
+#[cfg(feature = "shani")]
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1,avx2")]
+pub(crate) fn process_shani_avx2(st: &mut super::DcState, blocks: &[[u8; 64]]) {
+    let mut rest = blocks;
+    if !st.found && !blocks.is_empty() {
+        let (mut abcd, mut e) = to_regs(st.ihv);
+        // The state before the previous block.
+        let (mut pabcd, mut pe) = (abcd, e);
+        let mut w = [[0u32; 80]; 2];
+        let mut saved = [[_mm_set_epi32(0, 0, 0, 0); 4]; 2];
+        let mut detected = None;
+        // A check of block `k` (whose filter let DVs `mask` through),
+        // compressed from (`a0`, `e0`) to (`a1`, `e1`).
+        let check = |k: usize, saved: &[__m128i; 4], mask, a0, e0, a1, e1| {
+            let mut x = Expanded::ZERO;
+            detect::expand(&blocks[k], &mut x.w);
+            states(saved, &mut x);
+            detect::check(from_regs(a0, e0), from_regs(a1, e1), &x, mask, st.reduced)
+        };
+        for (k, block) in blocks.iter().enumerate() {
+            let cur = k & 1;
+            let (abcd1, e1) = rounds::<false>(abcd, e, block, &mut w[cur], &mut saved[cur]);
+            if k > 0 {
+                let mask = ubc_avx2(&w[cur ^ 1]);
+                if mask != 0 && check(k - 1, &saved[cur ^ 1], mask, pabcd, pe, abcd, e) {
+                    detected = Some(k - 1);
+                    break;
+                }
+            }
+            (pabcd, pe) = (abcd, e);
+            (abcd, e) = (abcd1, e1);
+        }
+        if detected.is_none() {
+            let last = blocks.len() - 1;
+            let mask = ubc_avx2(&w[last & 1]);
+            if mask != 0 && check(last, &saved[last & 1], mask, pabcd, pe, abcd, e) {
+                detected = Some(last);
+            }
+        }
+        match detected {
+            None => {
+                st.ihv = from_regs(abcd, e);
+                st.plain = st.ihv;
+                return;
+            }
+            Some(k) => {
+                // This block and the rest on the general path below.
+                st.ihv = from_regs(pabcd, pe);
+                st.plain = st.ihv;
+                rest = &blocks[k..];
+            }
+        }
+    }
+    super::process_with(st, rest, |ihv, b, x| compress_shani(ihv, b, x), |w| ubc_avx2(w));
+}
+
+/// Process `blocks` with the SHA-NI compression and the portable filter
+/// (SHA-NI CPUs without AVX2).
+#[cfg(feature = "shani")]
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+pub(crate) fn process_shani(st: &mut super::DcState, blocks: &[[u8; 64]]) {
+    super::process_with(st, blocks, |ihv, b, x| compress_shani(ihv, b, x), detect::ubc_mask);
+}
+
+/// Process `blocks` with the portable compression and the AVX2 filter.
+#[cfg(feature = "avx2")]
+#[target_feature(enable = "avx2,bmi1,bmi2")]
+pub(crate) fn process_avx2(st: &mut super::DcState, blocks: &[[u8; 64]]) {
+    super::process_with(st, blocks, detect::compress_block, |w| ubc_avx2(w));
+}
