@@ -5,6 +5,8 @@
 //! * `cargo xtask bench [--quick] [--algo A] [--size N] [--backend B]`: run
 //!   the speed comparison and write `target/speed-report/`.
 //! * `cargo xtask fuzz [--seconds N] [TARGET...]`: run the fuzz targets.
+//! * `cargo xtask mca [--no-build] [--x86]`: modelled cycles per block of
+//!   the aarch64 loops beside OpenSSL's (`llvm-mca`).
 
 use std::process::ExitCode;
 
@@ -12,6 +14,7 @@ mod bench;
 mod fuzz;
 mod hashsum_bench;
 mod kat;
+mod mca;
 
 const USAGE: &str = "usage: cargo xtask <command> [options]
 
@@ -23,7 +26,9 @@ commands:
   hashsum-bench  time hashsum against GNU sha256sum, md5sum, sha512sum
           (cargo xtask hashsum-bench --help for options)
   fuzz    run the fuzz targets of fuzz/ for a bounded time (nightly,
-          cargo-fuzz; cargo xtask fuzz --help for options)";
+          cargo-fuzz; cargo xtask fuzz --help for options)
+  mca     modelled cycles per block of every aarch64 backend's loop beside
+          OpenSSL's, by llvm-mca (cargo xtask mca --help for options)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -32,6 +37,7 @@ fn main() -> ExitCode {
         Some("bench") => bench::run(&args[1..]),
         Some("hashsum-bench") => hashsum_bench::run(&args[1..]),
         Some("fuzz") => fuzz::run(&args[1..]),
+        Some("mca") => mca::run(&args[1..]),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
             Ok(())
