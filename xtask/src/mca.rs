@@ -113,12 +113,25 @@ struct Spec {
     per: usize,
     /// Passes of each loop nested in the chosen one, per pass of it.
     inner_trips: usize,
+    /// No loop: the whole function is one pass (code unrolled by LLVM).
+    whole: bool,
     /// The OpenSSL row this one is compared with (its title), if any.
     versus: Option<&'static str>,
 }
 
 const fn spec(title: &'static str, place: Place, mark: Option<Mark>) -> Spec {
-    Spec { title, place, mark, outer: false, unit: None, units: None, per: 1, inner_trips: 0, versus: None }
+    Spec {
+        title,
+        place,
+        mark,
+        outer: false,
+        unit: None,
+        units: None,
+        per: 1,
+        inner_trips: 0,
+        whole: false,
+        versus: None,
+    }
 }
 
 /// K512[0..1] (FIPS 180-4 §4.2.3) and Keccak's RC[0..1] (FIPS 202
@@ -151,6 +164,8 @@ fn specs() -> Vec<Spec> {
     let sha1 = "sha1::backend::aarch64_sha::";
     let sha256 = "sha256::backend::aarch64_sha::";
     let sha512 = "sha512::backend::aarch64_sha512::";
+    let md5_lanes = Place::Ours("md5::backend::aarch64_neon::compress_lanes");
+    let rotate = Mark("sri", "");
     vec![
         Spec { unit: Some((SHA1_ROUND, 20)), ..spec(O_SHA1, Place::OpenSsl, Some(SHA1_ROUND)) },
         ours("SHA-1 `arm-sha`, 1 stream", leak(sha1, "compress"), SHA1_ROUND, (SHA1_ROUND, 20), 1, O_SHA1),
@@ -189,17 +204,10 @@ fn specs() -> Vec<Spec> {
             O_SHA256,
         ),
         Spec { unit: Some((SHA512_ROUND, 40)), ..spec(O_SHA512, Place::OpenSsl, Some(SHA512_ROUND)) },
-        ours(
-            "SHA-512 `arm-sha512`, 1 stream",
-            leak(sha512, "compress_n"),
-            SHA512_ROUND,
-            (SHA512_ROUND, 40),
-            1,
-            O_SHA512,
-        ),
+        ours("SHA-512 `arm-sha512`, 1 stream", leak(sha512, "compress"), SHA512_ROUND, (SHA512_ROUND, 40), 1, O_SHA512),
         ours(
             "SHA-512 `arm-sha512`, 2 streams, per block",
-            leak(sha512, "compress_n"),
+            leak(sha512, "compress2"),
             SHA512_ROUND,
             (SHA512_ROUND, 40),
             2,
@@ -208,6 +216,7 @@ fn specs() -> Vec<Spec> {
         Spec { inner_trips: 4, ..spec(O_SHA512_SCALAR, Place::OpenSslAfterTable(K512_HEAD), None) },
         Spec {
             outer: true,
+            inner_trips: 4,
             versus: Some(O_SHA512_SCALAR),
             ..spec(
                 "SHA-512 `aarch64` (scalar)",
@@ -219,17 +228,25 @@ fn specs() -> Vec<Spec> {
         Spec {
             outer: true,
             versus: Some(O_MD5),
-            ..spec("MD5 `aarch64` (scalar)", Place::Ours("md5::backend::aarch64_asm::compress"), Some(Mark("add", "")))
+            ..spec(
+                "MD5 `aarch64` (scalar asm)",
+                Place::Ours("md5::backend::aarch64_asm::compress"),
+                Some(Mark("ror", "")),
+            )
         },
         Spec {
-            outer: true,
+            unit: Some((rotate, 64)),
+            units: Some(1),
             per: 4,
             versus: Some(O_MD5),
-            ..spec(
-                "MD5 `aarch64` NEON lanes, per block",
-                Place::Ours("md5::backend::aarch64_neon::compress_lanes"),
-                Some(Mark("add", "")),
-            )
+            ..spec("MD5 `aarch64` NEON, 4 lanes, per block", md5_lanes, Some(rotate))
+        },
+        Spec {
+            unit: Some((rotate, 64)),
+            units: Some(2),
+            per: 4,
+            versus: Some(O_MD5),
+            ..spec("MD5 `aarch64` NEON, 8 lanes, per block", md5_lanes, Some(rotate))
         },
         Spec { unit: Some((CHI, 25)), ..spec(O_KECCAK, Place::OpenSsl, Some(CHI)) },
         Spec {
@@ -251,13 +268,14 @@ fn specs() -> Vec<Spec> {
         },
         Spec { unit: Some((SCALAR_CHI, 25)), ..spec(O_KECCAK_SCALAR, Place::OpenSslAfterTable(IOTA_HEAD), None) },
         Spec {
-            outer: true,
+            whole: true,
             unit: Some((SCALAR_CHI, 25)),
+            units: Some(24),
             versus: Some(O_KECCAK_SCALAR),
             ..spec(
-                "Keccak round `aarch64` (scalar)",
+                "Keccak round `aarch64` (scalar: the whole unrolled 24-round `permute`)",
                 Place::Ours("sha3::backend::aarch64_keccak::permute"),
-                Some(SCALAR_CHI),
+                None,
             )
         },
     ]
@@ -299,7 +317,7 @@ impl Insn {
         let mut out = String::new();
         let mut rest = ops;
         while let Some(i) = rest.find("0x") {
-            let hashed = rest[..i].ends_with('#');
+            let hashed = rest[..i].ends_with('#') || rest[..i].ends_with("#-");
             out.push_str(&rest[..i]);
             let end = rest[i + 2..].find(|c: char| !c.is_ascii_hexdigit()).map_or(rest.len(), |e| i + 2 + e);
             if hashed {
@@ -334,7 +352,7 @@ fn address_in(operands: &str) -> Option<u64> {
     let mut rest = operands;
     while let Some(i) = rest.find("0x") {
         let hex: String = rest[i + 2..].chars().take_while(char::is_ascii_hexdigit).collect();
-        if !rest[..i].ends_with('#') {
+        if !rest[..i].ends_with('#') && !rest[..i].ends_with("#-") {
             return u64::from_str_radix(&hex, 16).ok();
         }
         rest = &rest[i + 2 + hex.len()..];
@@ -384,7 +402,7 @@ fn loops(insns: &[Insn]) -> Vec<Span> {
     let mut out = Vec::new();
     for (end, insn) in insns.iter().enumerate() {
         if let Some(t) = insn.backward_target()
-            && let Some(start) = insns.iter().position(|i| i.addr == t)
+            && let Ok(start) = insns.binary_search_by_key(&t, |i| i.addr)
         {
             out.push(Span { start, end });
         }
@@ -441,61 +459,70 @@ fn find(spec: &Spec, functions: &[(String, Vec<Insn>)], tables: Option<&Image>) 
     let mut seen = Vec::new();
     for (name, insns) in candidates {
         let all = loops(insns);
-        let span = match (spec.place, spec.mark) {
+        let spans: Vec<Span> = match (spec.place, spec.mark) {
+            (_, _) if spec.whole => vec![Span { start: 0, end: insns.len().saturating_sub(1) }],
             (Place::OpenSslAfterTable(head), _) => {
                 let image = tables.ok_or("no libcrypto image")?;
                 let table = image.find(head).ok_or("round-constant table not found in libcrypto")?;
-                let adr = insns
-                    .iter()
-                    .position(|i| i.mnemonic == "adr" && address_in(&i.operands) == Some(table))
-                    .ok_or_else(|| format!("no `adr` of the table at {table:#x}"))?;
+                let Some(adr) =
+                    insns.iter().position(|i| i.mnemonic == "adr" && address_in(&i.operands) == Some(table))
+                else {
+                    continue;
+                };
                 // The outermost loop starting first after the `adr`.
-                let first = all
-                    .iter()
-                    .filter(|l| l.start > adr)
-                    .map(|l| l.start)
-                    .min()
-                    .ok_or("no loop after the table's adr")?;
-                all.iter().copied().filter(|l| l.start == first).max_by_key(|l| l.end).expect("a loop starts there")
+                let first = all.iter().filter(|l| l.start > adr).map(|l| l.start).min();
+                first
+                    .into_iter()
+                    .filter_map(|f| all.iter().copied().filter(|l| l.start == f).max_by_key(|l| l.end))
+                    .collect()
             }
             (_, Some(mark)) => {
                 let holding = |l: &&Span| insns[l.start..=l.end].iter().any(|i| mark.matches(i));
                 let mut spans: Vec<Span> = all.iter().filter(holding).copied().collect();
                 spans.sort_by_key(|l| l.end - l.start);
-                let pick = if spec.outer { spans.last() } else { spans.first() };
-                match pick {
-                    Some(&l) => l,
-                    None => continue,
+                if spec.outer {
+                    spans.reverse();
                 }
+                spans
             }
             (_, None) => return Err("a spec with neither mark nor table".into()),
         };
-        let body = trace(insns, span, &all, spec.inner_trips)?;
-        let units = match spec.unit {
-            Some((mark, per_unit)) => {
-                let n = body.iter().filter(|i| mark.matches(i)).count();
-                if n % per_unit != 0 {
-                    return Err(format!("{n} `{}` in the loop of {name}, not a multiple of {per_unit}", mark.0));
+        for span in spans {
+            let trips = if spec.whole { 1 } else { spec.inner_trips };
+            let body = if spec.whole {
+                insns.iter().collect()
+            } else {
+                match trace(insns, span, &all, trips) {
+                    Ok(body) => body,
+                    Err(_) => continue,
                 }
-                n / per_unit
+            };
+            let units = match spec.unit {
+                Some((mark, per_unit)) => {
+                    let n = body.iter().filter(|i| mark.matches(i)).count();
+                    if n == 0 || n % per_unit != 0 {
+                        seen.push(n as f64 / per_unit as f64);
+                        continue;
+                    }
+                    n / per_unit
+                }
+                None => 1,
+            };
+            if spec.units.is_some_and(|u| u != units) {
+                seen.push(units as f64);
+                continue;
             }
-            None => 1,
-        };
-        if spec.units.is_some_and(|u| u != units) {
-            seen.push(units);
-            continue;
+            let location = format!(
+                "{name} {:#x}..{:#x}, {} instructions per pass",
+                insns[span.start].addr,
+                insns[span.end].addr,
+                body.len()
+            );
+            return Ok(Found { asm: body.iter().map(|i| i.assembly()).collect(), divisor: units * spec.per, location });
         }
-        let location = format!(
-            "{} {:#x}..{:#x}, {} instructions",
-            if name.starts_with('.') { "libcrypto" } else { name },
-            insns[span.start].addr,
-            insns[span.end].addr,
-            body.len()
-        );
-        return Ok(Found { asm: body.iter().map(|i| i.assembly()).collect(), divisor: units * spec.per, location });
     }
     Err(match spec.units {
-        Some(u) => format!("no loop of {u} units per pass (found loops of {seen:?})"),
+        Some(u) => format!("no loop of {u} units per pass (found loops of {seen:?} units)"),
         None => "no loop holding the marking instruction".into(),
     })
 }
@@ -550,14 +577,13 @@ fn output(cmd: &mut Command) -> Result<String, String> {
 
 /// Cycles per pass of `asm` on `cpu` by `llvm-mca` (`Total Cycles` over
 /// the iterations), or why there is none (an instruction the core lacks).
-fn mca(asm: &[String], cpu: &str, attrs: &str, triple: &str, iterations: u32, dir: &Path) -> Result<f64, String> {
-    let file = dir.join(format!("loop-{cpu}-{}.s", std::process::id()));
+fn mca(asm: &[String], cpu: &str, attrs: &str, triple: &str, iterations: u32, file: &Path) -> Result<f64, String> {
     let mut text = String::from(".Ltop:\n");
     for line in asm {
         text.push_str(line);
         text.push('\n');
     }
-    std::fs::write(&file, text).map_err(|e| format!("{}: {e}", file.display()))?;
+    std::fs::write(file, text).map_err(|e| format!("{}: {e}", file.display()))?;
     let mut cmd = Command::new(MCA);
     cmd.arg(format!("-mtriple={triple}")).arg(format!("-mcpu={cpu}")).arg(format!("-iterations={iterations}"));
     if !attrs.is_empty() {
@@ -572,7 +598,6 @@ fn mca(asm: &[String], cpu: &str, attrs: &str, triple: &str, iterations: u32, di
             None => format!("{MCA} failed: {}", err.lines().next().unwrap_or("").trim()),
         });
     }
-    let _ = std::fs::remove_file(&file);
     let total: f64 = stdout
         .lines()
         .find_map(|l| l.strip_prefix("Total Cycles:"))
@@ -716,7 +741,10 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
     let root = root();
     let bin = build_aarch64(&root, opts.build)?;
     let ours = disassemble(&bin)?;
-    let theirs = disassemble(Path::new(LIBCRYPTO))?;
+    // libcrypto's assembly has no symbols of its own (objdump names each
+    // instruction after the nearest exported one): one function it is.
+    let theirs =
+        vec![("libcrypto".to_string(), disassemble(Path::new(LIBCRYPTO))?.into_iter().flat_map(|(_, i)| i).collect())];
     let image = Image::load(Path::new(LIBCRYPTO))?;
     let dir = root.join("target/mca");
     std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
@@ -736,7 +764,8 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
         let cells = CPUS
             .iter()
             .map(|&(cpu, _, attrs)| match &found {
-                Ok(f) => mca(&f.asm, cpu, attrs, "aarch64", opts.iterations, &dir).map(|c| c / f.divisor as f64),
+                Ok(f) => mca(&f.asm, cpu, attrs, "aarch64", opts.iterations, &dir.join(slug(spec.title)))
+                    .map(|c| c / f.divisor as f64),
                 Err(_) => Err("–".into()),
             })
             .collect();
@@ -795,6 +824,16 @@ fn render(rows: &[Row], iterations: u32) -> String {
     s
 }
 
+/// A file name for a row's loop: `target/mca/<slug>.s`.
+fn slug(title: &str) -> String {
+    let mut s: String =
+        title.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' }).collect();
+    while s.contains("--") {
+        s = s.replace("--", "-");
+    }
+    format!("{}.s", s.trim_matches('-'))
+}
+
 /// Cycles with one decimal below 100, whole above.
 fn fmt_cycles(c: f64) -> String {
     if c < 100.0 { format!("{c:.1}") } else { format!("{c:.0}") }
@@ -840,8 +879,10 @@ fn x86(root: &Path, iterations: u32, dir: &Path) -> Result<(), String> {
             outer: unit.is_none(),
             ..spec(title, Place::Ours(function), Some(unit.map_or(Mark("add", ""), |u| u.0)))
         };
-        let model = find(&spec, &functions, None)
-            .and_then(|f| mca(&f.asm, "znver3", "", "x86_64", iterations, dir).map(|c| c / f.divisor as f64));
+        let model = find(&spec, &functions, None).and_then(|f| {
+            mca(&f.asm, "znver3", "", "x86_64", iterations, &dir.join(format!("x86-{}", slug(title))))
+                .map(|c| c / f.divisor as f64)
+        });
         let meas: Option<f64> = measured.lines().find_map(|l| {
             l.strip_prefix(subject).and_then(|r| r.split_whitespace().next()).and_then(|v| v.parse().ok())
         });
