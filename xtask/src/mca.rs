@@ -589,7 +589,7 @@ fn mca(asm: &[String], cpu: &str, attrs: &str, triple: &str, iterations: u32, fi
     if !attrs.is_empty() {
         cmd.arg(format!("-mattr={attrs}"));
     }
-    let out = cmd.arg(&file).output().map_err(|e| format!("cannot run {MCA}: {e}"))?;
+    let out = cmd.arg(file).output().map_err(|e| format!("cannot run {MCA}: {e}"))?;
     let stdout = String::from_utf8_lossy(&out.stdout);
     if !out.status.success() {
         let err = String::from_utf8_lossy(&out.stderr);
@@ -839,10 +839,13 @@ fn fmt_cycles(c: f64) -> String {
     if c < 100.0 { format!("{c:.1}") } else { format!("{c:.0}") }
 }
 
+/// An x86 row: title, function, unit, `cycles` subject.
+type X86Row = (&'static str, &'static str, Option<(Mark, usize)>, &'static str);
+
 /// The x86 rows: our function, the marking instruction (or the outermost
 /// loop of the function), units per block, and the `cycles` example's
 /// `ALGO:BACKEND` that times the same code.
-const X86: &[(&str, &str, Option<(Mark, usize)>, &str)] = &[
+const X86: &[X86Row] = &[
     ("SHA-256 `sha-ni`", "sha256::backend::x86_shani::compress", Some((Mark("sha256rnds2", ""), 32)), "sha256:sha-ni"),
     ("SHA-1 `sha-ni`", "sha1::backend::x86_shani::compress", Some((Mark("sha1rnds4", ""), 20)), "sha1:sha-ni"),
     ("MD5 `x86` (scalar)", "md5::backend::x86_asm::compress", None, "md5:x86"),
