@@ -211,8 +211,11 @@ macro_rules! quad1 {
 /// N1 / V1 / V2 / Apple M1 / M4, against OpenSSL's `sha256_block_armv8` at
 /// 133 / 83 / 82 / 82 / 114 / 114. Here `sha256h` accumulates in v0
 /// throughout, and the copy of ABCD that `sha256h2` needs is taken before
-/// each `sha256h`; the 64 round constants stay in v16..v31 for the whole
-/// call (OpenSSL reloads them every block). ABCD v0, EFGH v1, the copy v2,
+/// each `sha256h` (in rounds 0..3 the state saved for step 4 serves); the
+/// 64 round constants stay in v16..v31 for the whole call (OpenSSL reloads
+/// them every block). Modelled (`cargo xtask mca`, LLVM 19): 131 / 82.1 /
+/// 82.1 / 82.1 / 114 / 114, at or below OpenSSL's on every core; the
+/// chain of 16 `sha256h` plus step 4's `add` is the floor for one stream. ABCD v0, EFGH v1, the copy v2,
 /// W + K v3 and v10, the message words v4..v7, the state at the block's
 /// start (for step 4 of §6.2.2) v8, v9.
 #[target_feature(enable = "sha2")]
@@ -235,13 +238,18 @@ pub(super) fn compress(state: &mut [u32; 8], blocks: &[Block<U64>]) {
             "ld1 {{v28.4s-v31.4s}}, [{k}]",
             "2:",
             "ld1 {{v4.16b-v7.16b}}, [{p}], #64",
-            "mov v8.16b, v0.16b",
-            "mov v9.16b, v1.16b",
             "rev32 v4.16b, v4.16b",
             "rev32 v5.16b, v5.16b",
             "rev32 v6.16b, v6.16b",
             "rev32 v7.16b, v7.16b",
-            quad1!(sched "3", "4", "5", "6", "7", "16"),
+            "mov v8.16b, v0.16b",
+            "mov v9.16b, v1.16b",
+            // Rounds 0..3: the state saved for step 4 is ABCD's copy.
+            "add v3.4s, v4.4s, v16.4s",
+            "sha256su0 v4.4s, v5.4s",
+            "sha256h q0, q1, v3.4s",
+            "sha256h2 q1, q8, v3.4s",
+            "sha256su1 v4.4s, v6.4s, v7.4s",
             quad1!(sched "10", "5", "6", "7", "4", "17"),
             quad1!(sched "3", "6", "7", "4", "5", "18"),
             quad1!(sched "10", "7", "4", "5", "6", "19"),
