@@ -27,15 +27,15 @@ use hash_core::{Block, FixedAlgorithm};
 use super::Backend;
 use crate::consts::K;
 
-/// Interleaved streams of the batch engine. Without aarch64 hardware here
-/// this follows ISA-L, whose aarch64 SHA-256 manager runs at most three
-/// crypto-extension streams: the `sha256h` chain of one stream is latency
-/// bound (16 dependent groups per block), and three streams keep 26 of the
-/// 32 vector registers busy without spilling.
+/// The most interleaved streams of the batch engine, as in ISA-L's aarch64
+/// SHA-256 manager: the `sha256h` chain of one stream is latency bound (16
+/// dependent groups per block), and three streams keep 26 of the 32 vector
+/// registers busy without spilling. Whether a core runs two or three is
+/// `arm_streams` in `mod.rs`, from the modelled cycles of each.
 const STREAMS: usize = 3;
 
-/// The fewest busy streams for which the 3-stream engine runs; a lone last
-/// message finishes on the single-stream path.
+/// The fewest busy streams for which the 2- and 3-stream engines run; a
+/// lone last message finishes on the single-stream path.
 const MIN_ACTIVE: usize = 2;
 
 /// Four round constants K[4g .. 4g+4] (§4.2.2).
@@ -312,14 +312,14 @@ fn compress_lanes<const N: usize>(states: &mut [[u32; 8]; N], data: [&[u8]; N]) 
     }
 }
 
-/// Hash each of `inputs` into the matching `outputs` slot, [`STREAMS`]
-/// messages at a time (see `hash_core::multi`); a batch of two runs as two
-/// streams.
+/// Hash each of `inputs` into the matching `outputs` slot, `streams` (2 or
+/// [`STREAMS`]) messages at a time (see `hash_core::multi`); a batch of two
+/// runs as two streams.
 ///
 /// # Safety
 /// The CPU must support `sha2` (FEAT_SHA256 and FEAT_SHA1; NEON comes with
 /// every aarch64 target).
-pub(super) unsafe fn digest_many<A>(inputs: &[&[u8]], outputs: &mut [A::Output])
+pub(super) unsafe fn digest_many<A>(inputs: &[&[u8]], outputs: &mut [A::Output], streams: usize)
 where
     A: FixedAlgorithm<State = [u32; 8], Backend = Backend>,
 {
@@ -327,7 +327,7 @@ where
     ///
     /// # Safety
     /// As for `digest_many`.
-    unsafe fn streams<A, const N: usize>(inputs: &[&[u8]], outputs: &mut [A::Output], min_active: usize)
+    unsafe fn run<A, const N: usize>(inputs: &[&[u8]], outputs: &mut [A::Output], min_active: usize)
     where
         A: FixedAlgorithm<State = [u32; 8], Backend = Backend>,
     {
@@ -337,10 +337,11 @@ where
             unsafe { compress_lanes::<N>(states, data) }
         });
     }
-    match inputs.len() {
+    if inputs.len() == 2 || streams == 2 {
         // SAFETY: the caller guarantees the CPU features.
-        2 => unsafe { streams::<A, 2>(inputs, outputs, 2) },
+        unsafe { run::<A, 2>(inputs, outputs, MIN_ACTIVE) }
+    } else {
         // SAFETY: the caller guarantees the CPU features.
-        _ => unsafe { streams::<A, STREAMS>(inputs, outputs, MIN_ACTIVE) },
+        unsafe { run::<A, STREAMS>(inputs, outputs, MIN_ACTIVE) }
     }
 }
