@@ -68,14 +68,14 @@ const LIBCRYPTO: &str = "/usr/lib/aarch64-linux-gnu/libcrypto.so.3";
 const OBJDUMP: &str = "llvm-objdump-19";
 const MCA: &str = "llvm-mca-19";
 
-/// An instruction that marks a loop: its mnemonic, and text its operands
-/// must contain (empty: any).
+/// An instruction that marks a loop: its mnemonic (empty: any), and text
+/// its operands must contain (empty: any).
 #[derive(Clone, Copy, Debug)]
 struct Mark(&'static str, &'static str);
 
 impl Mark {
     fn matches(&self, insn: &Insn) -> bool {
-        insn.mnemonic == self.0 && insn.operands.contains(self.1)
+        (self.0.is_empty() || insn.mnemonic == self.0) && insn.operands.contains(self.1)
     }
 }
 
@@ -881,7 +881,7 @@ fn x86(root: &Path, iterations: u32, dir: &Path) -> Result<(), String> {
         s,
         "x86-64 check on this machine ({}): `llvm-mca-19 -mcpu=znver3` cycles per block of our loops beside cycles \
          measured (`cargo run --release -p bench --example cycles`: time × the clock measured by a chain of dependent \
-         multiplications, 64 KiB messages, best of 5).\n",
+         squarings, 64 KiB messages, best of 5).\n",
         cpu_name()
     );
     s.push_str("| loop | modelled (znver3) | measured | model / measured |\n|---|---:|---:|---:|\n");
@@ -889,7 +889,7 @@ fn x86(root: &Path, iterations: u32, dir: &Path) -> Result<(), String> {
         let spec = Spec {
             unit,
             outer: unit.is_none(),
-            ..spec(title, Place::Ours(function), Some(unit.map_or(Mark("add", ""), |u| u.0)))
+            ..spec(title, Place::Ours(function), Some(unit.map_or(Mark("", ""), |u| u.0)))
         };
         let model = find(&spec, &functions, None).and_then(|f| {
             mca(&f.asm, "znver3", "", "x86_64", iterations, &dir.join(format!("x86-{}", slug(title))))
