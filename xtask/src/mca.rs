@@ -802,7 +802,8 @@ fn render(rows: &[Row], iterations: u32) -> String {
     let _ = writeln!(
         s,
         "Modelled cycles per block (per round for Keccak) by `llvm-mca-19 -iterations={iterations}`; \
-         ours as `cycles (ratio to OpenSSL's)`. A model, not a measurement.\n"
+         ours as `cycles (ratio to OpenSSL's)`; `–`: the core has no such instructions (no SHA-512 or SHA-3 \
+         extension). A model, not a measurement.\n"
     );
     s.push_str("| loop |");
     for (_, title, _) in CPUS {
@@ -823,7 +824,7 @@ fn render(rows: &[Row], iterations: u32) -> String {
             let text = match (cell, base.map(|b| &b.cells[i])) {
                 (Ok(c), Some(Ok(b))) => format!("{} ({:.2})", fmt_cycles(*c), c / b),
                 (Ok(c), _) => fmt_cycles(*c),
-                (Err(e), _) if e == "–" => "–".to_string(),
+                (Err(e), _) if e == "–" || e.starts_with("no ") => "–".to_string(),
                 (Err(e), _) => format!("– ({e})"),
             };
             let _ = write!(s, " {text} |");
