@@ -7,6 +7,8 @@
 //! * `cargo xtask fuzz [--seconds N] [TARGET...]`: run the fuzz targets.
 //! * `cargo xtask dropin [--keep-going]`: the published test suites of the
 //!   crates that `dropin/` replaces, and of their dependents, on the drop-ins.
+//! * `cargo xtask mca [--no-build] [--x86]`: modelled cycles per block of
+//!   the aarch64 loops beside OpenSSL's (`llvm-mca`).
 
 use std::process::ExitCode;
 
@@ -15,6 +17,7 @@ mod dropin;
 mod fuzz;
 mod hashsum_bench;
 mod kat;
+mod mca;
 
 const USAGE: &str = "usage: cargo xtask <command> [options]
 
@@ -28,7 +31,9 @@ commands:
   dropin  run the replaced crates' and their dependents' published test
           suites on the drop-ins of dropin/ (cargo xtask dropin --help)
   fuzz    run the fuzz targets of fuzz/ for a bounded time (nightly,
-          cargo-fuzz; cargo xtask fuzz --help for options)";
+          cargo-fuzz; cargo xtask fuzz --help for options)
+  mca     modelled cycles per block of every aarch64 backend's loop beside
+          OpenSSL's, by llvm-mca (cargo xtask mca --help for options)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -38,6 +43,7 @@ fn main() -> ExitCode {
         Some("hashsum-bench") => hashsum_bench::run(&args[1..]),
         Some("fuzz") => fuzz::run(&args[1..]),
         Some("dropin") => dropin::run(&args[1..]),
+        Some("mca") => mca::run(&args[1..]),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
             Ok(())

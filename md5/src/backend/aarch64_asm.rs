@@ -167,6 +167,7 @@ macro_rules! i {
 }
 
 /// Compress each block in turn.
+#[inline(never)] // a symbol of its own: `cargo xtask mca` models its loop
 pub(crate) fn compress(state: &mut [u32; 4], blocks: &[Block<U64>]) {
     for block in blocks {
         let block: &[u8; 64] = block[..].try_into().expect("64-byte block");

@@ -99,6 +99,7 @@ fn load_words(blocks: [&[u8; 64]; 4]) -> [uint32x4_t; 16] {
 /// If the lanes' data differ in length or are not whole blocks (the
 /// scheduler's contract).
 #[target_feature(enable = "neon")]
+#[inline(never)] // a symbol of its own: `cargo xtask mca` models its loop
 pub(super) fn compress_lanes<const N: usize>(states: &mut [[u32; 4]; N], data: [&[u8]; N]) {
     const { assert!(N == 4 || N == 8) };
     let groups = N / 4;

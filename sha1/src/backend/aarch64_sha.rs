@@ -50,20 +50,113 @@ use hash_core::typenum::U64;
 
 use crate::consts::K;
 
+/// Rounds 4G .. 4G+3 of the single stream as `asm!` lines: the next
+/// group's e (`sha1h` of this group's a) into s`$eo`, the four rounds on
+/// ABCD in v0 with this group's e from s`$ei` and W + K from v`$wk`, then
+/// W + K of group G + 1 (v`$nw` + v`$nk`) into v`$nwk`, a group ahead as
+/// OpenSSL does, and (`sched`) the words of group G + 4 in the register
+/// just consumed.
+macro_rules! group1 {
+    (sched $op:literal, $ei:literal, $eo:literal, $wk:literal, $nwk:literal, $nk:literal, $nw:literal,
+     $w0:literal, $w1:literal, $w2:literal, $w3:literal) => {
+        concat!(
+            group1!($op, $ei, $eo, $wk, $nwk, $nk, $nw),
+            "sha1su0 v", $w0, ".4s, v", $w1, ".4s, v", $w2, ".4s\n",
+            "sha1su1 v", $w0, ".4s, v", $w3, ".4s\n",
+        )
+    };
+    ($op:literal, $ei:literal, $eo:literal, $wk:literal, $nwk:literal, $nk:literal, $nw:literal) => {
+        concat!(
+            group1!(last $op, $ei, $eo, $wk),
+            "add v", $nwk, ".4s, v", $nk, ".4s, v", $nw, ".4s\n",
+        )
+    };
+    (last $op:literal, $ei:literal, $eo:literal, $wk:literal) => {
+        concat!("sha1h s", $eo, ", s0\n", "sha1", $op, " q0, s", $ei, ", v", $wk, ".4s\n")
+    };
+}
+
 /// Compress `blocks` into `state` (one stream).
+///
+/// The loop is inline assembly: compiled from the intrinsics (the
+/// `interleaved::<1>` engine), LLVM ends each block by adding the saved
+/// state into a register other than the one `sha1c` accumulates in and
+/// copies it back at the next block's start, a `mov` on the chain from
+/// one block to the next; `llvm-mca` (LLVM 19) models that loop 1 cycle
+/// per block slower than OpenSSL's `sha1_block_armv8` on every core it
+/// was run on (145 / 103 / 103 / 103 / 143 / 143 against 144 / 102 / 102
+/// / 102 / 142 / 142 on Cortex-A72 / Neoverse N1 / V1 / V2 / Apple M1 /
+/// M4). Here ABCD accumulates in v0 across blocks (step 4 adds the saved
+/// copy, v22, into v0 itself) and e stays in lane 0 of v1; the next
+/// group's e alternates between s3 and s2; the four K vectors stay in
+/// v16..v19, W + K in v20/v21 (computed a group ahead), the message words
+/// in v4..v7. Modelled: 143 / 102 / 102 / 102 / 142 / 142, at or below
+/// OpenSSL's on every core.
 #[target_feature(enable = "sha2")]
 pub(crate) fn compress(state: &mut [u32; 5], blocks: &[Block<U64>]) {
-    let mut states = [*state];
-    // The next block to load; `load_next` moves it on by one block.
-    let mut next = blocks.as_ptr().cast::<u8>();
-    interleaved::<1>(&mut states, blocks.len(), |_, k| {
-        debug_assert!(core::ptr::eq(next, blocks[k].as_ptr()), "blocks load in order");
-        // SAFETY: `interleaved` calls this once for each k in 0..blocks.len(),
-        // in increasing order (its contract), so `next` is `blocks[k]`'s
-        // address (checked above in debug builds): 64 readable bytes.
-        unsafe { load_next(&mut next) }
-    });
-    *state = states[0];
+    if blocks.is_empty() {
+        return;
+    }
+    // SAFETY: `state` holds at least four u32; `vld1q_u32` reads four.
+    let mut abcd = unsafe { vld1q_u32(state.as_ptr()) };
+    let mut e = vsetq_lane_u32::<0>(state[4], vdupq_n_u32(0));
+    // SAFETY: `p` points at `n` = `blocks.len()` >= 1 whole 64-byte blocks
+    // (a `Block<U64>` is 64 bytes with no padding), which the loop reads in
+    // order, 64 bytes per pass, `n` passes; nothing else is read or
+    // written in memory. The assembly writes only the registers it
+    // declares; it needs FEAT_SHA1, which this function's `target_feature`
+    // (`sha2`) makes its callers guarantee.
+    unsafe {
+        asm!(
+            "2:",
+            "ld1 {{v4.16b-v7.16b}}, [{p}], #64",
+            "rev32 v4.16b, v4.16b",
+            "rev32 v5.16b, v5.16b",
+            "rev32 v6.16b, v6.16b",
+            "rev32 v7.16b, v7.16b",
+            "mov v22.16b, v0.16b",
+            "add v20.4s, v16.4s, v4.4s",
+            group1!(sched "c", "1", "3", "20", "21", "16", "5", "4", "5", "6", "7"),
+            group1!(sched "c", "3", "2", "21", "20", "16", "6", "5", "6", "7", "4"),
+            group1!(sched "c", "2", "3", "20", "21", "16", "7", "6", "7", "4", "5"),
+            group1!(sched "c", "3", "2", "21", "20", "16", "4", "7", "4", "5", "6"),
+            group1!(sched "c", "2", "3", "20", "21", "17", "5", "4", "5", "6", "7"),
+            group1!(sched "p", "3", "2", "21", "20", "17", "6", "5", "6", "7", "4"),
+            group1!(sched "p", "2", "3", "20", "21", "17", "7", "6", "7", "4", "5"),
+            group1!(sched "p", "3", "2", "21", "20", "17", "4", "7", "4", "5", "6"),
+            group1!(sched "p", "2", "3", "20", "21", "17", "5", "4", "5", "6", "7"),
+            group1!(sched "p", "3", "2", "21", "20", "18", "6", "5", "6", "7", "4"),
+            group1!(sched "m", "2", "3", "20", "21", "18", "7", "6", "7", "4", "5"),
+            group1!(sched "m", "3", "2", "21", "20", "18", "4", "7", "4", "5", "6"),
+            group1!(sched "m", "2", "3", "20", "21", "18", "5", "4", "5", "6", "7"),
+            group1!(sched "m", "3", "2", "21", "20", "18", "6", "5", "6", "7", "4"),
+            group1!(sched "m", "2", "3", "20", "21", "19", "7", "6", "7", "4", "5"),
+            group1!(sched "p", "3", "2", "21", "20", "19", "4", "7", "4", "5", "6"),
+            group1!("p", "2", "3", "20", "21", "19", "5"),
+            group1!("p", "3", "2", "21", "20", "19", "6"),
+            group1!("p", "2", "3", "20", "21", "19", "7"),
+            group1!(last "p", "3", "2", "21"),
+            "add v0.4s, v0.4s, v22.4s",
+            "add v1.4s, v1.4s, v2.4s",
+            "subs {n}, {n}, #1",
+            "b.ne 2b",
+            p = inout(reg) blocks.as_ptr().cast::<u8>() => _,
+            n = inout(reg) blocks.len() => _,
+            inout("v0") abcd,
+            inout("v1") e,
+            in("v16") vdupq_n_u32(K[0]),
+            in("v17") vdupq_n_u32(K[1]),
+            in("v18") vdupq_n_u32(K[2]),
+            in("v19") vdupq_n_u32(K[3]),
+            out("v2") _, out("v3") _, out("v4") _, out("v5") _, out("v6") _, out("v7") _,
+            out("v20") _, out("v21") _, out("v22") _,
+            options(nostack, readonly),
+        );
+    }
+    let (lo, hi) = state.split_at_mut(4);
+    // SAFETY: `lo` holds four u32; `vst1q_u32` writes four.
+    unsafe { vst1q_u32(lo.as_mut_ptr(), abcd) };
+    hi[0] = vgetq_lane_u32::<0>(e);
 }
 
 /// Compress every block of `data[i]` into `states[i]`, for `N`
@@ -94,32 +187,6 @@ fn load_block(block: &[u8; 64]) -> [uint32x4_t; 4] {
     // SAFETY: `block` is 64 readable bytes, what `vld1q_u8_x4` reads.
     let raw = unsafe { vld1q_u8_x4(block.as_ptr()) };
     swap_words([raw.0, raw.1, raw.2, raw.3])
-}
-
-/// The sixteen message words of the block at `*next`, which moves on by
-/// 64 bytes: one post-indexed `ld1` of four registers, four byte swaps.
-///
-/// # Safety
-/// `*next` points at 64 readable bytes.
-#[inline]
-#[target_feature(enable = "sha2")]
-unsafe fn load_next(next: &mut *const u8) -> [uint32x4_t; 4] {
-    let (w0, w1, w2, w3): (uint8x16_t, uint8x16_t, uint8x16_t, uint8x16_t);
-    // SAFETY: the caller guarantees 64 readable bytes at `*next`, what the
-    // `ld1` of four 16-byte registers reads (no alignment needed); it writes
-    // only v0–v3 (declared outputs) and `next` (+64, declared inout).
-    unsafe {
-        asm!(
-            "ld1 {{v0.16b, v1.16b, v2.16b, v3.16b}}, [{p}], #64",
-            p = inout(reg) *next,
-            out("v0") w0,
-            out("v1") w1,
-            out("v2") w2,
-            out("v3") w3,
-            options(readonly, nostack, preserves_flags),
-        );
-    }
-    swap_words([w0, w1, w2, w3])
 }
 
 /// Four vectors of bytes as big-endian 32-bit words (§3.1): `rev32` each.

@@ -507,7 +507,11 @@ const SHANI_STREAMS: usize = 5;
 /// which runs up to three crypto-extension streams: one stream is bound by
 /// the latency of its `sha1c`/`sha1p`/`sha1m` chain (20 dependent
 /// instructions per block), and three streams fit the 32 vector registers
-/// without spilling.
+/// without spilling. The same on every core: cycles per block modelled by
+/// `cargo xtask mca` (`llvm-mca` of LLVM 19, 2 / 3 streams) are Cortex-A72
+/// 78.1 / 76.4, Neoverse N1 72.1 / 72.4, V1 56 / 56, V2 72 / 72, Apple M1
+/// and M4 75.1 / 72.7: three is best or within 0.4% of two on each, so no
+/// per-core choice (one stream: 143 / 102 / 102 / 102 / 142).
 #[cfg(all(target_arch = "aarch64", feature = "arm-sha"))]
 const ARM_SHA_STREAMS: usize = 3;
 /// The fewest busy streams for which the ARMv8 batch engine runs; a lone

@@ -156,6 +156,7 @@ impl BackendKind for Backend {
             Engine::ArmShaStreams => match messages {
                 0 | 1 => "one by one",
                 2 => "arm-sha 2 streams",
+                _ if arm_streams() == 2 => "arm-sha 2 streams",
                 _ => "arm-sha 3 streams",
             },
             Engine::OneByOne => "one by one",
@@ -201,6 +202,93 @@ fn arm_sha_supported() -> bool {
     #[cfg(not(all(target_arch = "aarch64", feature = "arm-sha")))]
     {
         false
+    }
+}
+
+/// How many interleaved `arm-sha` streams a batch of three or more runs
+/// on, by core, decided once per process. Cycles per block modelled by
+/// `cargo xtask mca` (`llvm-mca` of LLVM 19, 2 / 3 streams): Cortex-A72
+/// 100 / 101, Neoverse N1 57.0 / 57.4, Neoverse V2 56 / 56, Neoverse V1
+/// 49 / 44, Apple M1 and M4 65 / 56.4 (one stream: 131 / 82 / 82 / 82 /
+/// 114). So three streams on Apple cores (macOS, or MIDR implementer
+/// 0x61) and Neoverse V1 (0x41, part 0xd40), and on cores the models do
+/// not cover (the third stream costs at most 1% where it does not pay);
+/// two on Cortex-A72 (0xd08), Neoverse N1 (0xd0c) and V2 (0xd4f), where a
+/// third gains nothing and a batch must be one message longer to use it.
+/// Modelled, not measured: no aarch64 hardware was at hand.
+fn arm_streams() -> usize {
+    #[cfg(all(target_arch = "aarch64", feature = "arm-sha"))]
+    {
+        static CHOSEN: hash_core::cpu::EngineCache<1> = hash_core::cpu::EngineCache::new();
+        CHOSEN.get(0, &[2usize, 3], || if cfg!(target_os = "macos") { 3 } else { arm::streams(arm::midr()) })
+    }
+    #[cfg(not(all(target_arch = "aarch64", feature = "arm-sha")))]
+    {
+        3
+    }
+}
+
+/// The core's MIDR_EL1, for [`arm_streams`].
+#[cfg(all(target_arch = "aarch64", feature = "arm-sha"))]
+mod arm {
+    /// Streams for a core with this MIDR_EL1 value (`None`: unknown).
+    pub(super) fn streams(midr: Option<u64>) -> usize {
+        let Some(midr) = midr else { return 3 };
+        let (implementer, part) = ((midr >> 24) & 0xff, (midr >> 4) & 0xfff);
+        match (implementer, part) {
+            // Cortex-A72, Neoverse N1, Neoverse V2.
+            (0x41, 0xd08 | 0xd0c | 0xd4f) => 2,
+            _ => 3,
+        }
+    }
+
+    /// MIDR_EL1 of the core this thread runs on. Linux and Android trap
+    /// EL0's `mrs` of the ID registers and emulate it where the kernel
+    /// says so with `HWCAP_CPUID` (Linux 4.11 and later; qemu-user too).
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    pub(super) fn midr() -> Option<u64> {
+        const AT_HWCAP: core::ffi::c_ulong = 16;
+        const HWCAP_CPUID: core::ffi::c_ulong = 1 << 11;
+        unsafe extern "C" {
+            // glibc, musl and bionic all provide it; cpufeatures calls it
+            // too.
+            fn getauxval(kind: core::ffi::c_ulong) -> core::ffi::c_ulong;
+        }
+        // SAFETY: getauxval only reads the process's auxiliary vector and
+        // is thread-safe.
+        if unsafe { getauxval(AT_HWCAP) } & HWCAP_CPUID == 0 {
+            return None;
+        }
+        let midr: u64;
+        // SAFETY: HWCAP_CPUID, checked just above, says the kernel emulates
+        // `mrs` of MIDR_EL1 at EL0; it touches no memory or flags.
+        unsafe { core::arch::asm!("mrs {}, MIDR_EL1", out(reg) midr, options(nomem, nostack, preserves_flags)) };
+        Some(midr)
+    }
+
+    #[cfg(not(any(target_os = "linux", target_os = "android")))]
+    pub(super) fn midr() -> Option<u64> {
+        None
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::streams;
+
+        /// MIDR values of real cores and qemu's: two streams where the
+        /// models find the third gains nothing, three elsewhere.
+        #[test]
+        fn streams_per_core() {
+            // Cortex-A72 r0p3, Neoverse N1 r3p1, Neoverse V2 r0p0.
+            for midr in [0x410f_d083, 0x413f_d0c1, 0x410f_d4f0] {
+                assert_eq!(streams(Some(midr)), 2, "{midr:#x}");
+            }
+            // Neoverse V1, Apple M1 Icestorm / Firestorm, M2, qemu -cpu max.
+            for midr in [0x411f_d400, 0x611f_0220, 0x611f_0230, 0x611f_0320, 0x000f_0510] {
+                assert_eq!(streams(Some(midr)), 3, "{midr:#x}");
+            }
+            assert_eq!(streams(None), 3, "unknown cores keep three");
+        }
     }
 }
 
@@ -492,7 +580,7 @@ where
             if cpu_arm_sha::get() {
                 // SAFETY: `cpu_arm_sha::get()` just confirmed that this CPU
                 // has sha2, which `digest_many` requires.
-                return unsafe { aarch64_sha::digest_many::<A>(inputs, outputs) };
+                return unsafe { aarch64_sha::digest_many::<A>(inputs, outputs, arm_streams()) };
             }
             unsupported(Backend::ArmSha)
         }
