@@ -36,6 +36,8 @@ const REPLACED: &[Replaced] = &[
     Replaced { name: "sha1", version: "0.10.7", dir: "sha1-0.10", patch_key: "sha1" },
     Replaced { name: "md-5", version: "0.10.6", dir: "md-5-0.10", patch_key: "md-5" },
     Replaced { name: "sha3", version: "0.10.9", dir: "sha3-0.10", patch_key: "sha3" },
+    // The old name of `sha1` (hmac 0.12's tests use it).
+    Replaced { name: "sha-1", version: "0.10.1", dir: "sha-1-0.10", patch_key: "sha-1" },
     Replaced { name: "sha2", version: "0.11.1", dir: "sha2-0.11", patch_key: "sha2-011" },
     Replaced { name: "sha1", version: "0.11.0", dir: "sha1-0.11", patch_key: "sha1-011" },
     Replaced { name: "md-5", version: "0.11.0", dir: "md-5-0.11", patch_key: "md-5-011" },
@@ -143,10 +145,7 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
     let mut record = |label: String, result: Result<SuiteResult, String>| -> Result<(), String> {
         match result {
             Ok(r) => {
-                eprintln!(
-                    "      ok: {} passed, {} ignored ({:.0} s)",
-                    r.passed, r.ignored, r.seconds
-                );
+                eprintln!("      ok: {} passed, {} ignored ({:.0} s)", r.passed, r.ignored, r.seconds);
                 results.push(r);
                 Ok(())
             }
@@ -177,7 +176,10 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
         Some(rev) => {
             let url = format!("file://{}", root.display());
             check_patch(&ctx, &PatchSource::Git(url, rev.clone()))?;
-            eprintln!("      ok (git, HEAD {}): every drop-in is in the tree and every [patch] line is used", &rev[..8]);
+            eprintln!(
+                "      ok (git, HEAD {}): every drop-in is in the tree and every [patch] line is used",
+                &rev[..8]
+            );
         }
         None => eprintln!("      SKIPPED the git-source check: {} is not a git checkout", root.display()),
     }
@@ -211,11 +213,7 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
     if !failures.is_empty() {
         return Err(format!("{} suite(s) failed:\n  {}", failures.len(), failures.join("\n  ")));
     }
-    eprintln!(
-        "dropin: {} suites, {total} tests passed, in {:.0} s",
-        results.len(),
-        started.elapsed().as_secs_f64()
-    );
+    eprintln!("dropin: {} suites, {total} tests passed, in {:.0} s", results.len(), started.elapsed().as_secs_f64());
     Ok(())
 }
 
@@ -244,7 +242,13 @@ fn run_logged(ctx: &Ctx, mut cmd: Command, name: &str) -> Result<Output, String>
     if !out.status.success() {
         let tail: Vec<&str> = text.lines().rev().take(40).collect();
         let tail: Vec<&str> = tail.into_iter().rev().collect();
-        return Err(format!("{:?} failed ({}); log {}:\n{}", cmd.get_args().collect::<Vec<_>>(), out.status, log.display(), tail.join("\n")));
+        return Err(format!(
+            "{:?} failed ({}); log {}:\n{}",
+            cmd.get_args().collect::<Vec<_>>(),
+            out.status,
+            log.display(),
+            tail.join("\n")
+        ));
     }
     Ok(out)
 }
@@ -292,7 +296,8 @@ fn fetch_sources(ctx: &Ctx) -> Result<std::collections::HashMap<String, PathBuf>
         wanted.push((d.name, d.version));
     }
     for (i, (name, version)) in wanted.iter().enumerate() {
-        let _ = writeln!(manifest, "c{i} = {{ package = {name:?}, version = \"={version}\", default-features = false }}");
+        let _ =
+            writeln!(manifest, "c{i} = {{ package = {name:?}, version = \"={version}\", default-features = false }}");
     }
     write(&project.join("Cargo.toml"), &manifest)?;
     write(&project.join("src/lib.rs"), "")?;
@@ -596,7 +601,10 @@ fn check_patch(ctx: &Ctx, source: &PatchSource) -> Result<(), String> {
             PatchSource::Git(url, rev) => format!("{} v{} ({url}?rev={rev}#{})", r.name, r.version, &rev[..8]),
         };
         if first != expected {
-            return Err(format!("cargo tree -i {}@{}: expected `{expected}` at the root, got `{first}`", r.name, r.version));
+            return Err(format!(
+                "cargo tree -i {}@{}: expected `{expected}` at the root, got `{first}`",
+                r.name, r.version
+            ));
         }
         let users = tree.lines().count().saturating_sub(1);
         eprintln!("      {expected}: {users} line(s) of dependents above it");
@@ -612,7 +620,9 @@ fn check_patch(ctx: &Ctx, source: &PatchSource) -> Result<(), String> {
             let tree = String::from_utf8_lossy(&out.stdout);
             let needle = format!("{} v{}", d.name, d.version);
             if !tree.contains(&needle) {
-                return Err(format!("cargo tree -i {name}@{version} does not show {needle} above the drop-in:\n{tree}"));
+                return Err(format!(
+                    "cargo tree -i {name}@{version} does not show {needle} above the drop-in:\n{tree}"
+                ));
             }
         }
     }

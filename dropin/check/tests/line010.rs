@@ -6,7 +6,7 @@
 mod common;
 
 use common::{feed, known_answers, lengths, message_and_splits};
-use hash_core::testing::{Rng, say};
+use hash_core::testing::{say, Rng};
 
 /// The drop-in type `$ours` and the original `$theirs` agree on every
 /// length of `lengths()`, with one-shot and split updates, `Clone` mid-way,
@@ -85,11 +85,31 @@ macro_rules! xof_differential {
 
 xof_differential!(shake128_matches_original, sha3::Shake128::default(), orig_sha3::Shake128::default());
 xof_differential!(shake256_matches_original, sha3::Shake256::default(), orig_sha3::Shake256::default());
-xof_differential!(turboshake128_matches_original, sha3::TurboShake128::from_core(sha3::TurboShake128Core::new(0x0b)), orig_sha3::TurboShake128::from_core(orig_sha3::TurboShake128Core::new(0x0b)));
-xof_differential!(turboshake256_matches_original, sha3::TurboShake256::from_core(sha3::TurboShake256Core::new(0x1f)), orig_sha3::TurboShake256::from_core(orig_sha3::TurboShake256Core::new(0x1f)));
-xof_differential!(cshake128_matches_original, sha3::CShake128::from_core(sha3::CShake128Core::new_with_function_name(b"N", b"Email Signature")), orig_sha3::CShake128::from_core(orig_sha3::CShake128Core::new_with_function_name(b"N", b"Email Signature")));
-xof_differential!(cshake256_matches_original, sha3::CShake256::from_core(sha3::CShake256Core::new(&[7u8; 300])), orig_sha3::CShake256::from_core(orig_sha3::CShake256Core::new(&[7u8; 300])));
-xof_differential!(cshake128_empty_matches_original, sha3::CShake128::from_core(sha3::CShake128Core::new(b"")), orig_sha3::CShake128::from_core(orig_sha3::CShake128Core::new(b"")));
+xof_differential!(
+    turboshake128_matches_original,
+    sha3::TurboShake128::from_core(sha3::TurboShake128Core::new(0x0b)),
+    orig_sha3::TurboShake128::from_core(orig_sha3::TurboShake128Core::new(0x0b))
+);
+xof_differential!(
+    turboshake256_matches_original,
+    sha3::TurboShake256::from_core(sha3::TurboShake256Core::new(0x1f)),
+    orig_sha3::TurboShake256::from_core(orig_sha3::TurboShake256Core::new(0x1f))
+);
+xof_differential!(
+    cshake128_matches_original,
+    sha3::CShake128::from_core(sha3::CShake128Core::new_with_function_name(b"N", b"Email Signature")),
+    orig_sha3::CShake128::from_core(orig_sha3::CShake128Core::new_with_function_name(b"N", b"Email Signature"))
+);
+xof_differential!(
+    cshake256_matches_original,
+    sha3::CShake256::from_core(sha3::CShake256Core::new(&[7u8; 300])),
+    orig_sha3::CShake256::from_core(orig_sha3::CShake256Core::new(&[7u8; 300]))
+);
+xof_differential!(
+    cshake128_empty_matches_original,
+    sha3::CShake128::from_core(sha3::CShake128Core::new(b"")),
+    orig_sha3::CShake128::from_core(orig_sha3::CShake128Core::new(b""))
+);
 
 #[test]
 fn cshake_prefix_on_a_block_boundary_matches_original() {

@@ -7,7 +7,7 @@
 mod common;
 
 use common::{feed, known_answers, lengths, message_and_splits};
-use hash_core::testing::{Rng, say};
+use hash_core::testing::{say, Rng};
 use sha2_011::digest::common::hazmat::SerializableState;
 
 /// The drop-in type `$ours` and the original `$theirs` agree on every
