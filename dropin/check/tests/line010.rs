@@ -176,8 +176,8 @@ fn sha2_compress_matches_original() {
     let mut rng = Rng::new(3);
     for blocks in 0..9 {
         let data = rng.bytes(128 * blocks);
-        let b64: Vec<GenericArray<u8, _>> = data.chunks(64).map(|c| GenericArray::clone_from_slice(c)).collect();
-        let b128: Vec<GenericArray<u8, _>> = data.chunks(128).map(|c| GenericArray::clone_from_slice(c)).collect();
+        let b64: Vec<GenericArray<u8, _>> = data.chunks(64).map(GenericArray::clone_from_slice).collect();
+        let b128: Vec<GenericArray<u8, _>> = data.chunks(128).map(GenericArray::clone_from_slice).collect();
         let mut s = [0u32; 8];
         for w in &mut s {
             *w = rng.next_u64() as u32;
@@ -203,7 +203,7 @@ fn sha1_compress_matches_original() {
     let mut rng = Rng::new(4);
     for blocks in 0..9 {
         let data = rng.bytes(64 * blocks);
-        let b: Vec<GenericArray<u8, _>> = data.chunks(64).map(|c| GenericArray::clone_from_slice(c)).collect();
+        let b: Vec<GenericArray<u8, _>> = data.chunks(64).map(GenericArray::clone_from_slice).collect();
         let mut s = [0u32; 5];
         for w in &mut s {
             *w = rng.next_u64() as u32;

@@ -29,6 +29,7 @@ use digest::core_api::{
     AlgorithmName, Block, BlockSizeUser, Buffer, BufferKindUser, CoreWrapper, CtVariableCoreWrapper, OutputSizeUser,
     TruncSide, UpdateCore, VariableOutputCore,
 };
+#[cfg(feature = "compress")]
 use digest::generic_array::GenericArray;
 use digest::{HashMarker, InvalidOutputSize, Output};
 use hash_core::{Algorithm, FixedAlgorithm};
