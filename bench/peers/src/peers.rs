@@ -124,7 +124,9 @@ fn masked_out(family: &str, algo: &str) -> Option<&'static str> {
              `--cfg sha2_256_backend=\"soft\"`, so it may use SHA-NI",
         ),
         // The drop-in detects our best backend, SHA-NI included.
-        DROPIN if sha_ni_algo => Some("left out of the SHA-NI-masked run: the drop-in picks SHA-NI when the CPU has it"),
+        DROPIN if sha_ni_algo => {
+            Some("left out of the SHA-NI-masked run: the drop-in picks SHA-NI when the CPU has it")
+        }
         // ring's SHA-1 is portable Rust; its SHA-256 picks SHA-NI by CPUID.
         "ring" if algo == "sha256" => Some("left out of the SHA-NI-masked run: ring's use of SHA-NI cannot be masked"),
         _ => None,
