@@ -95,6 +95,7 @@ const PARTS: &[(&str, &str, &str)] = &[
     ("rustcrypto-0_10", "RustCrypto 0.10 line", "rustcrypto-0.10"),
     ("rustcrypto-new", "RustCrypto newest line", "rustcrypto-latest"),
     ("ring", "ring", "ring"),
+    ("dropin", "our sha2 drop-in (dropin/sha2-0.10)", "ours-via-sha2-dropin"),
     ("openssl", "OpenSSL loader (libloading)", "openssl"),
 ];
 

@@ -21,6 +21,9 @@ pub struct Peers {
 pub const RC_OLD: &str = "rustcrypto-0.10";
 /// RustCrypto's newest line (sha2, sha1, md-5 0.11, sha3 0.12, shake 0.1).
 pub const RC_NEW: &str = "rustcrypto-latest";
+/// Ours through the `sha2` 0.10 drop-in (`dropin/sha2-0.10`): RustCrypto's
+/// `Digest` API on our backends.
+pub const DROPIN: &str = "ours-via-sha2-dropin";
 
 impl Peers {
     /// Find the peers (loads OpenSSL's libcrypto, where that is built in).
@@ -49,6 +52,10 @@ impl Peers {
                 state: built(cfg!(feature = "rustcrypto-new"), "sha2, sha1, md-5 0.11, sha3 0.12, shake 0.1"),
             },
             Status {
+                family: DROPIN,
+                state: built(cfg!(feature = "dropin"), "dropin/sha2-0.10 (sha2 0.10.9 API on our sha256/sha512)"),
+            },
+            Status {
                 family: "ring",
                 state: built(cfg!(feature = "ring"), "ring 0.17 (SHA-1, SHA-256/384/512, SHA-512/256)"),
             },
@@ -75,6 +82,8 @@ impl Peers {
         subjects.extend(rustcrypto_new(algo));
         #[cfg(feature = "ring")]
         subjects.extend(ring(algo));
+        #[cfg(feature = "dropin")]
+        subjects.extend(dropin(algo));
         if MASKED {
             subjects.retain(|s| match masked_out(s.family, algo.id) {
                 Some(why) => {
@@ -114,6 +123,10 @@ fn masked_out(family: &str, algo: &str) -> Option<&'static str> {
             "left out of the SHA-NI-masked run: built without `--cfg sha1_backend=\"soft\"` and \
              `--cfg sha2_256_backend=\"soft\"`, so it may use SHA-NI",
         ),
+        // The drop-in detects our best backend, SHA-NI included.
+        DROPIN if sha_ni_algo => {
+            Some("left out of the SHA-NI-masked run: the drop-in picks SHA-NI when the CPU has it")
+        }
         // ring's SHA-1 is portable Rust; its SHA-256 picks SHA-NI by CPUID.
         "ring" if algo == "sha256" => Some("left out of the SHA-NI-masked run: ring's use of SHA-NI cannot be masked"),
         _ => None,
@@ -190,6 +203,19 @@ fn rustcrypto_new(algo: &'static Algo) -> Option<Subject> {
         "keccak256" => rc_fixed!(algo, RC_NEW, sha3_new::Keccak256),
         "shake128" => rc_xof!(algo, RC_NEW, shake_new::Shake128),
         "shake256" => rc_xof!(algo, RC_NEW, shake_new::Shake256),
+        _ => return None,
+    })
+}
+
+#[cfg(feature = "dropin")]
+fn dropin(algo: &'static Algo) -> Option<Subject> {
+    Some(match algo.id {
+        "sha224" => rc_fixed!(algo, DROPIN, sha2_dropin::Sha224),
+        "sha256" => rc_fixed!(algo, DROPIN, sha2_dropin::Sha256),
+        "sha384" => rc_fixed!(algo, DROPIN, sha2_dropin::Sha384),
+        "sha512" => rc_fixed!(algo, DROPIN, sha2_dropin::Sha512),
+        "sha512-224" => rc_fixed!(algo, DROPIN, sha2_dropin::Sha512_224),
+        "sha512-256" => rc_fixed!(algo, DROPIN, sha2_dropin::Sha512_256),
         _ => return None,
     })
 }

@@ -5,7 +5,7 @@
 #![allow(dead_code)]
 
 use hash_core::testing::kat::VectorFile;
-use hash_core::testing::{Rng, say};
+use hash_core::testing::{say, Rng};
 
 /// The workspace's vector file `crate_dir/tests/data/file`.
 pub fn vectors(crate_dir: &str, file: &str) -> VectorFile {

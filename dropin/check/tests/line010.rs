@@ -6,7 +6,7 @@
 mod common;
 
 use common::{feed, known_answers, lengths, message_and_splits};
-use hash_core::testing::{Rng, say};
+use hash_core::testing::{say, Rng};
 
 /// The drop-in type `$ours` and the original `$theirs` agree on every
 /// length of `lengths()`, with one-shot and split updates, `Clone` mid-way,
@@ -85,11 +85,31 @@ macro_rules! xof_differential {
 
 xof_differential!(shake128_matches_original, sha3::Shake128::default(), orig_sha3::Shake128::default());
 xof_differential!(shake256_matches_original, sha3::Shake256::default(), orig_sha3::Shake256::default());
-xof_differential!(turboshake128_matches_original, sha3::TurboShake128::from_core(sha3::TurboShake128Core::new(0x0b)), orig_sha3::TurboShake128::from_core(orig_sha3::TurboShake128Core::new(0x0b)));
-xof_differential!(turboshake256_matches_original, sha3::TurboShake256::from_core(sha3::TurboShake256Core::new(0x1f)), orig_sha3::TurboShake256::from_core(orig_sha3::TurboShake256Core::new(0x1f)));
-xof_differential!(cshake128_matches_original, sha3::CShake128::from_core(sha3::CShake128Core::new_with_function_name(b"N", b"Email Signature")), orig_sha3::CShake128::from_core(orig_sha3::CShake128Core::new_with_function_name(b"N", b"Email Signature")));
-xof_differential!(cshake256_matches_original, sha3::CShake256::from_core(sha3::CShake256Core::new(&[7u8; 300])), orig_sha3::CShake256::from_core(orig_sha3::CShake256Core::new(&[7u8; 300])));
-xof_differential!(cshake128_empty_matches_original, sha3::CShake128::from_core(sha3::CShake128Core::new(b"")), orig_sha3::CShake128::from_core(orig_sha3::CShake128Core::new(b"")));
+xof_differential!(
+    turboshake128_matches_original,
+    sha3::TurboShake128::from_core(sha3::TurboShake128Core::new(0x0b)),
+    orig_sha3::TurboShake128::from_core(orig_sha3::TurboShake128Core::new(0x0b))
+);
+xof_differential!(
+    turboshake256_matches_original,
+    sha3::TurboShake256::from_core(sha3::TurboShake256Core::new(0x1f)),
+    orig_sha3::TurboShake256::from_core(orig_sha3::TurboShake256Core::new(0x1f))
+);
+xof_differential!(
+    cshake128_matches_original,
+    sha3::CShake128::from_core(sha3::CShake128Core::new_with_function_name(b"N", b"Email Signature")),
+    orig_sha3::CShake128::from_core(orig_sha3::CShake128Core::new_with_function_name(b"N", b"Email Signature"))
+);
+xof_differential!(
+    cshake256_matches_original,
+    sha3::CShake256::from_core(sha3::CShake256Core::new(&[7u8; 300])),
+    orig_sha3::CShake256::from_core(orig_sha3::CShake256Core::new(&[7u8; 300]))
+);
+xof_differential!(
+    cshake128_empty_matches_original,
+    sha3::CShake128::from_core(sha3::CShake128Core::new(b"")),
+    orig_sha3::CShake128::from_core(orig_sha3::CShake128Core::new(b""))
+);
 
 #[test]
 fn cshake_prefix_on_a_block_boundary_matches_original() {
@@ -156,8 +176,8 @@ fn sha2_compress_matches_original() {
     let mut rng = Rng::new(3);
     for blocks in 0..9 {
         let data = rng.bytes(128 * blocks);
-        let b64: Vec<GenericArray<u8, _>> = data.chunks(64).map(|c| GenericArray::clone_from_slice(c)).collect();
-        let b128: Vec<GenericArray<u8, _>> = data.chunks(128).map(|c| GenericArray::clone_from_slice(c)).collect();
+        let b64: Vec<GenericArray<u8, _>> = data.chunks(64).map(GenericArray::clone_from_slice).collect();
+        let b128: Vec<GenericArray<u8, _>> = data.chunks(128).map(GenericArray::clone_from_slice).collect();
         let mut s = [0u32; 8];
         for w in &mut s {
             *w = rng.next_u64() as u32;
@@ -183,7 +203,7 @@ fn sha1_compress_matches_original() {
     let mut rng = Rng::new(4);
     for blocks in 0..9 {
         let data = rng.bytes(64 * blocks);
-        let b: Vec<GenericArray<u8, _>> = data.chunks(64).map(|c| GenericArray::clone_from_slice(c)).collect();
+        let b: Vec<GenericArray<u8, _>> = data.chunks(64).map(GenericArray::clone_from_slice).collect();
         let mut s = [0u32; 5];
         for w in &mut s {
             *w = rng.next_u64() as u32;

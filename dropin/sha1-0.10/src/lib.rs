@@ -18,9 +18,9 @@ pub use digest::{self, Digest};
 
 use core::fmt;
 
+use digest::block_buffer::Eager;
 #[cfg(feature = "oid")]
 use digest::const_oid::{AssociatedOid, ObjectIdentifier};
-use digest::block_buffer::Eager;
 use digest::consts::{U20, U64};
 use digest::core_api::{
     AlgorithmName, Block, BlockSizeUser, Buffer, BufferKindUser, CoreWrapper, FixedOutputCore, OutputSizeUser,
@@ -35,7 +35,11 @@ type Alg = ours::algorithm::Sha1;
 /// portable one under `force-soft`.
 #[inline]
 fn backend() -> ours::Backend {
-    if cfg!(feature = "force-soft") { ours::Backend::Portable } else { ours::Backend::detect() }
+    if cfg!(feature = "force-soft") {
+        ours::Backend::Portable
+    } else {
+        ours::Backend::detect()
+    }
 }
 
 /// SHA-1's block-level core, as `digest`'s `CoreWrapper` drives it.

@@ -20,16 +20,16 @@ pub use digest::{self, Digest};
 use core::fmt;
 use core::slice;
 
+use digest::block_buffer::{BlockBuffer, Eager};
 #[cfg(feature = "oid")]
 use digest::const_oid::{AssociatedOid, ObjectIdentifier};
-use digest::block_buffer::{BlockBuffer, Eager};
-use digest::consts::{U28, U32, U48, U64, U72, U104, U136, U144, U168, U200};
+use digest::consts::{U104, U136, U144, U168, U200, U28, U32, U48, U64, U72};
 use digest::core_api::{
-    AlgorithmName, Block, BlockSizeUser, Buffer, BufferKindUser, CoreWrapper, ExtendableOutputCore,
-    FixedOutputCore, OutputSizeUser, UpdateCore, XofReaderCore, XofReaderCoreWrapper,
+    AlgorithmName, Block, BlockSizeUser, Buffer, BufferKindUser, CoreWrapper, ExtendableOutputCore, FixedOutputCore,
+    OutputSizeUser, UpdateCore, XofReaderCore, XofReaderCoreWrapper,
 };
 use digest::generic_array::{ArrayLength, GenericArray};
-use digest::typenum::{IsLess, Le, NonZero, U256, Unsigned};
+use digest::typenum::{IsLess, Le, NonZero, Unsigned, U256};
 use digest::{HashMarker, Output, Reset};
 use hash_core::{Algorithm, XofAlgorithm};
 
@@ -247,7 +247,9 @@ macro_rules! shake {
             #[inline]
             fn finalize_xof_core(&mut self, buffer: &mut Buffer<Self>) -> $reader {
                 let (backend, state) = (self.backend, &mut self.state);
-                pad_and_absorb(buffer, 0x1f, |block| <$alg as Algorithm>::compress(backend, state, slice::from_ref(block)));
+                pad_and_absorb(buffer, 0x1f, |block| {
+                    <$alg as Algorithm>::compress(backend, state, slice::from_ref(block))
+                });
                 $reader { state: self.state, backend: self.backend }
             }
         }
@@ -266,8 +268,26 @@ macro_rules! shake {
     };
 }
 
-shake!(Shake128Core, Shake128, Shake128ReaderCore, Shake128Reader, U168, alg::Shake128, "SHAKE128", "2.16.840.1.101.3.4.2.11");
-shake!(Shake256Core, Shake256, Shake256ReaderCore, Shake256Reader, U136, alg::Shake256, "SHAKE256", "2.16.840.1.101.3.4.2.12");
+shake!(
+    Shake128Core,
+    Shake128,
+    Shake128ReaderCore,
+    Shake128Reader,
+    U168,
+    alg::Shake128,
+    "SHAKE128",
+    "2.16.840.1.101.3.4.2.11"
+);
+shake!(
+    Shake256Core,
+    Shake256,
+    Shake256ReaderCore,
+    Shake256Reader,
+    U136,
+    alg::Shake256,
+    "SHAKE256",
+    "2.16.840.1.101.3.4.2.12"
+);
 
 /// TurboSHAKE (RFC 9861): Keccak-p\[1600, 12\], any domain byte 0x01..=0x7f.
 macro_rules! turbo_shake {
@@ -324,8 +344,24 @@ macro_rules! turbo_shake {
     };
 }
 
-turbo_shake!(TurboShake128Core, TurboShake128, TurboShake128ReaderCore, TurboShake128Reader, U168, alg::TurboShake128, "TurboSHAKE128");
-turbo_shake!(TurboShake256Core, TurboShake256, TurboShake256ReaderCore, TurboShake256Reader, U136, alg::TurboShake256, "TurboSHAKE256");
+turbo_shake!(
+    TurboShake128Core,
+    TurboShake128,
+    TurboShake128ReaderCore,
+    TurboShake128Reader,
+    U168,
+    alg::TurboShake128,
+    "TurboSHAKE128"
+);
+turbo_shake!(
+    TurboShake256Core,
+    TurboShake256,
+    TurboShake256ReaderCore,
+    TurboShake256Reader,
+    U136,
+    alg::TurboShake256,
+    "TurboSHAKE256"
+);
 
 /// `left_encode(x)` of SP 800-185 §2.3.1 into `buf`; returns the encoding.
 fn left_encode(x: u64, buf: &mut [u8; 9]) -> &[u8] {

@@ -21,10 +21,10 @@ pub use digest::{self, Digest};
 
 use core::fmt;
 
-#[cfg(feature = "oid")]
-use digest::const_oid::{AssociatedOid, ObjectIdentifier};
 use digest::common::hazmat::{DeserializeStateError, SerializableState, SerializedState};
 use digest::common::{AlgorithmName, BlockSizeUser};
+#[cfg(feature = "oid")]
+use digest::const_oid::{AssociatedOid, ObjectIdentifier};
 use digest::consts::{U28, U32, U48, U64, U72, U104, U136, U144, U200, U201};
 use digest::{FixedOutput, FixedOutputReset, HashMarker, Output, OutputSizeUser, Reset, Update};
 use hash_core::block_buffer::EagerBuffer;
