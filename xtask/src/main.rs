@@ -5,10 +5,13 @@
 //! * `cargo xtask bench [--quick] [--algo A] [--size N] [--backend B]`: run
 //!   the speed comparison and write `target/speed-report/`.
 //! * `cargo xtask fuzz [--seconds N] [TARGET...]`: run the fuzz targets.
+//! * `cargo xtask bench-target --target T`: the portable code against
+//!   RustCrypto's software backends, built for another target (i686, wasm32).
 
 use std::process::ExitCode;
 
 mod bench;
+mod bench_target;
 mod fuzz;
 mod hashsum_bench;
 mod kat;
@@ -22,6 +25,9 @@ commands:
           target/speed-report/ (cargo xtask bench --help for options)
   hashsum-bench  time hashsum against GNU sha256sum, md5sum, sha512sum
           (cargo xtask hashsum-bench --help for options)
+  bench-target  time our portable code against RustCrypto's software
+          backends on another target: i686 natively, wasm32-wasip1 in
+          Node's WASI (cargo xtask bench-target --help for options)
   fuzz    run the fuzz targets of fuzz/ for a bounded time (nightly,
           cargo-fuzz; cargo xtask fuzz --help for options)";
 
@@ -31,6 +37,7 @@ fn main() -> ExitCode {
         Some("kat") => kat::run(&args[1..]),
         Some("bench") => bench::run(&args[1..]),
         Some("hashsum-bench") => hashsum_bench::run(&args[1..]),
+        Some("bench-target") => bench_target::run(&args[1..]),
         Some("fuzz") => fuzz::run(&args[1..]),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
