@@ -27,5 +27,16 @@ if (argv.length === 0) {
 }
 const wasi = new WASI({ version: "preview1", args: argv, env: process.env, preopens, returnOnExit: true });
 const module = await WebAssembly.compile(await readFile(argv[0]));
-const instance = await WebAssembly.instantiate(module, wasi.getImportObject());
+// Symbols the program leaves undefined (see xtask/wasm-ld) come from the
+// "env" module: each is a function that throws if it is ever called.
+const imports = wasi.getImportObject();
+for (const imp of WebAssembly.Module.imports(module)) {
+    if (imp.module === "env" && imp.kind === "function") {
+        imports.env ??= {};
+        imports.env[imp.name] = () => {
+            throw new Error(`${imp.name} was called: it is not available under WASI here`);
+        };
+    }
+}
+const instance = await WebAssembly.instantiate(module, imports);
 process.exitCode = wasi.start(instance);

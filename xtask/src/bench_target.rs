@@ -57,7 +57,8 @@ const TARGETS: &[Target] = &[
     },
     Target {
         triple: "wasm32-wasip1",
-        env: &[("CARGO_TARGET_WASM32_WASIP1_LINKER", "wasm-ld-19")],
+        // A path under the workspace root (see xtask/wasm-ld).
+        env: &[("CARGO_TARGET_WASM32_WASIP1_LINKER", "xtask/wasm-ld")],
         rustflags: "-C link-self-contained=no -L /usr/lib/wasm32-wasi -C link-arg=/usr/lib/wasm32-wasi/crt1-command.o",
         build_std: &["-Zbuild-std=std,panic_abort", "-Zbuild-std-features="],
         runner: &["node", "--no-warnings", "xtask/wasi-run.mjs"],
@@ -136,7 +137,11 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
         .env_remove("RUSTFLAGS")
         .env_remove("CARGO_ENCODED_RUSTFLAGS");
     for (k, v) in target.env {
-        build.env(k, v);
+        if v.starts_with("xtask/") {
+            build.env(k, root.join(v));
+        } else {
+            build.env(k, v);
+        }
     }
     let status = build.status().map_err(|e| format!("cannot run {cargo}: {e}"))?;
     if !status.success() {
