@@ -9,10 +9,13 @@
 //!   crates that `dropin/` replaces, and of their dependents, on the drop-ins.
 //! * `cargo xtask mca [--no-build] [--x86]`: modelled cycles per block of
 //!   the aarch64 loops beside OpenSSL's (`llvm-mca`).
+//! * `cargo xtask bench-target --target T`: the portable code against
+//!   RustCrypto's software backends, built for another target (i686, wasm32).
 
 use std::process::ExitCode;
 
 mod bench;
+mod bench_target;
 mod dropin;
 mod fuzz;
 mod hashsum_bench;
@@ -30,6 +33,9 @@ commands:
           (cargo xtask hashsum-bench --help for options)
   dropin  run the replaced crates' and their dependents' published test
           suites on the drop-ins of dropin/ (cargo xtask dropin --help)
+  bench-target  time our portable code against RustCrypto's software
+          backends on another target: i686 natively, wasm32-wasip1 in
+          Node's WASI (cargo xtask bench-target --help for options)
   fuzz    run the fuzz targets of fuzz/ for a bounded time (nightly,
           cargo-fuzz; cargo xtask fuzz --help for options)
   mca     modelled cycles per block of every aarch64 backend's loop beside
@@ -41,6 +47,7 @@ fn main() -> ExitCode {
         Some("kat") => kat::run(&args[1..]),
         Some("bench") => bench::run(&args[1..]),
         Some("hashsum-bench") => hashsum_bench::run(&args[1..]),
+        Some("bench-target") => bench_target::run(&args[1..]),
         Some("fuzz") => fuzz::run(&args[1..]),
         Some("dropin") => dropin::run(&args[1..]),
         Some("mca") => mca::run(&args[1..]),

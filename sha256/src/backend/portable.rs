@@ -103,6 +103,7 @@ fn compress_block(state: &mut [u32; 8], block: &Block<U64>) {
         };
     }
 
+    #[cfg(not(any(target_pointer_width = "32", target_family = "wasm")))]
     macro_rules! eight_rounds_scheduled {
         ($t:expr) => {
             schedule!($t);
@@ -126,12 +127,56 @@ fn compress_block(state: &mut [u32; 8], block: &Block<U64>) {
 
     eight_rounds!(0);
     eight_rounds!(8);
-    eight_rounds_scheduled!(16);
-    eight_rounds_scheduled!(24);
-    eight_rounds_scheduled!(32);
-    eight_rounds_scheduled!(40);
-    eight_rounds_scheduled!(48);
-    eight_rounds_scheduled!(56);
+    // 64-bit targets: all 64 rounds unrolled. 32-bit targets and wasm (a
+    // JIT compiling one huge function): rounds 16..64 as a loop of 16
+    // rounds, the same code at a third of the size.
+    #[cfg(not(any(target_pointer_width = "32", target_family = "wasm")))]
+    {
+        eight_rounds_scheduled!(16);
+        eight_rounds_scheduled!(24);
+        eight_rounds_scheduled!(32);
+        eight_rounds_scheduled!(40);
+        eight_rounds_scheduled!(48);
+        eight_rounds_scheduled!(56);
+    }
+    #[cfg(any(target_pointer_width = "32", target_family = "wasm"))]
+    {
+        // `$t & 15` is the same in every pass (t0 is a multiple of 16), so
+        // the schedule's ring indices stay constants; only K's index moves.
+        let mut t0 = 16;
+        while t0 < 64 {
+            let k = &K[t0..t0 + 16];
+            macro_rules! round16 {
+                ($a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident, $t:expr) => {
+                    schedule!(16 + $t);
+                    let t1 = $h
+                        .wrapping_add(big_sigma1($e))
+                        .wrapping_add(ch($e, $f, $g))
+                        .wrapping_add(k[$t])
+                        .wrapping_add(w[$t]);
+                    $d = $d.wrapping_add(t1);
+                    $h = t1.wrapping_add(big_sigma0($a)).wrapping_add(maj($a, $b, $c));
+                };
+            }
+            round16!(a, b, c, d, e, f, g, h, 0);
+            round16!(h, a, b, c, d, e, f, g, 1);
+            round16!(g, h, a, b, c, d, e, f, 2);
+            round16!(f, g, h, a, b, c, d, e, 3);
+            round16!(e, f, g, h, a, b, c, d, 4);
+            round16!(d, e, f, g, h, a, b, c, 5);
+            round16!(c, d, e, f, g, h, a, b, 6);
+            round16!(b, c, d, e, f, g, h, a, 7);
+            round16!(a, b, c, d, e, f, g, h, 8);
+            round16!(h, a, b, c, d, e, f, g, 9);
+            round16!(g, h, a, b, c, d, e, f, 10);
+            round16!(f, g, h, a, b, c, d, e, 11);
+            round16!(e, f, g, h, a, b, c, d, 12);
+            round16!(d, e, f, g, h, a, b, c, 13);
+            round16!(c, d, e, f, g, h, a, b, 14);
+            round16!(b, c, d, e, f, g, h, a, 15);
+            t0 += 16;
+        }
+    }
 
     // Step 4: the intermediate hash value.
     for (s, v) in state.iter_mut().zip([a, b, c, d, e, f, g, h]) {
