@@ -416,7 +416,12 @@ fn refused_threads_still_hash() {
     fs::write(place.dir.join("big"), contents(700_000, 9)).unwrap();
     let theirs = r#"t f0 big f1; echo "status $?""#;
     for jobs in ["", "-j 1", "-j 4"] {
-        let ours = format!(r#"prlimit --nproc=1 -- "$HASHSUM" -a sha256 {jobs} f0 big f1; echo "status $?""#);
+        // Under AddressSanitizer (.ci/asan), LeakSanitizer forks a tracer at
+        // exit, which the process limit refuses (it then aborts): leak
+        // checking is off for this one run. Other builds ignore the variable.
+        let ours = format!(
+            r#"ASAN_OPTIONS="${{ASAN_OPTIONS:+$ASAN_OPTIONS:}}detect_leaks=0" prlimit --nproc=1 -- "$HASHSUM" -a sha256 {jobs} f0 big f1; echo "status $?""#
+        );
         let out = same_scripts("sha256sum", place, &ours, theirs, User::Unprivileged);
         assert!(out.stdout.ends_with(b"status 0\n"));
     }
@@ -507,6 +512,14 @@ fn peak_rss_kib(child: &mut std::process::Child) -> u64 {
 fn long_check_input_in_bounded_memory() {
     if !Path::new("/proc/self/status").exists() {
         println!("skipped: no /proc to read the peak memory from");
+        return;
+    }
+    if built_with_address_sanitizer() {
+        println!(
+            "SKIPPED long_check_input_in_bounded_memory: hashsum is built with AddressSanitizer, whose \
+             quarantine keeps freed memory resident (hundreds of MiB), so its RSS does not measure \
+             hashsum's own memory; the plain test run checks the bound"
+        );
         return;
     }
     let place = output_place();
@@ -718,4 +731,11 @@ fn progress_keeps_to_its_own_line() {
     let mut expected: Vec<String> = gnu.lines().map(String::from).collect();
     expected.push("hashsum: missing: No such file or directory".into());
     assert_eq!(rows, expected, "the screen: {shown:?}");
+}
+
+/// Whether the hashsum under test is built with AddressSanitizer (its
+/// runtime's entry point is in the binary).
+fn built_with_address_sanitizer() -> bool {
+    let bin = fs::read(BIN).expect("the hashsum binary is readable");
+    bin.windows(b"__asan_init".len()).any(|w| w == b"__asan_init")
 }
