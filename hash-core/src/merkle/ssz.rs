@@ -2,7 +2,6 @@
 //! to a power of two (the SSZ specification's `merkleize` and
 //! `mix_in_length`), built on [`crate::Hasher::hash_pairs`].
 
-use super::tree::reduce_levels;
 use super::{BackendOf, MAX_HEIGHT, MerkleError, Node, TreeHash};
 use crate::{BackendKind, FixedAlgorithm, OutputBytes};
 
@@ -54,11 +53,18 @@ pub fn ssz_root_with_backend<H: TreeHash>(
         while chunk > rest.len() {
             chunk /= 2;
         }
+        // Each level through hash_pairs, so that an engine an algorithm
+        // crate specialises for pairs serves SSZ roots too.
         let mut level = [Node::<H>::zeroed(); CHUNK];
         level[..chunk].copy_from_slice(&rest[..chunk]);
-        let mut node = reduce_levels::<H::Algorithm>(backend, &mut level[..chunk], |b, msgs, out| {
-            H::Algorithm::digest_many(b, msgs, out);
-        });
+        let mut len = chunk;
+        while len > 1 {
+            let mut next = [Node::<H>::zeroed(); CHUNK / 2];
+            H::Algorithm::hash_pairs(backend, &level[..len], &mut next[..len / 2]);
+            level[..len / 2].copy_from_slice(&next[..len / 2]);
+            len /= 2;
+        }
+        let mut node = level[0];
         let height = chunk.trailing_zeros();
         let mut below = size >> height;
         while below & 1 == 1 {

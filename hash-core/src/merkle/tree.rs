@@ -153,18 +153,13 @@ fn subtree_root<A: FixedAlgorithm>(backend: A::Backend, leaves: &[&[u8]]) -> A::
     debug_assert!(leaves.len().is_power_of_two() && leaves.len() <= CHUNK);
     let mut level = [A::Output::zeroed(); CHUNK];
     A::hash_prefixed_many(backend, &[LEAF_PREFIX], leaves, &mut level[..leaves.len()]);
-    reduce_levels::<A>(backend, &mut level[..leaves.len()], |a, b, out| {
-        A::hash_prefixed_many(a, &[NODE_PREFIX], b, out);
-    })
+    reduce_levels::<A>(backend, &mut level[..leaves.len()])
 }
 
-/// Hash a power-of-two level down to its root, pairs side by side in a
-/// stack buffer, one batch per level: `hash(backend, pairs, out)`.
-pub(crate) fn reduce_levels<A: FixedAlgorithm>(
-    backend: A::Backend,
-    level: &mut [A::Output],
-    hash: impl Fn(A::Backend, &[&[u8]], &mut [A::Output]),
-) -> A::Output {
+/// Hash a power-of-two level down to its root, `H(0x01 || left || right)`
+/// for each pair, the pairs side by side in a stack buffer, one batch per
+/// level.
+fn reduce_levels<A: FixedAlgorithm>(backend: A::Backend, level: &mut [A::Output]) -> A::Output {
     let n = A::Output::zeroed().as_ref().len();
     let mut len = level.len();
     while len > 1 {
@@ -178,7 +173,7 @@ pub(crate) fn reduce_levels<A: FixedAlgorithm>(
         for (r, msg) in refs.iter_mut().zip(buf.chunks_exact(2 * n)) {
             *r = msg;
         }
-        hash(backend, &refs[..pairs], &mut level[..pairs]);
+        A::hash_prefixed_many(backend, &[NODE_PREFIX], &refs[..pairs], &mut level[..pairs]);
         len = pairs;
     }
     level[0]
