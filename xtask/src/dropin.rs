@@ -41,6 +41,7 @@ const REPLACED: &[Replaced] = &[
     Replaced { name: "sha2", version: "0.11.1", dir: "sha2-0.11", patch_key: "sha2-011" },
     Replaced { name: "sha1", version: "0.11.0", dir: "sha1-0.11", patch_key: "sha1-011" },
     Replaced { name: "md-5", version: "0.11.0", dir: "md-5-0.11", patch_key: "md-5-011" },
+    Replaced { name: "sha3", version: "0.11.0", dir: "sha3-0.11", patch_key: "sha3-011" },
     Replaced { name: "sha3", version: "0.12.0", dir: "sha3-0.12", patch_key: "sha3-012" },
 ];
 

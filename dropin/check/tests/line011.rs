@@ -61,6 +61,57 @@ differential!(keccak256_matches_original, sha3_012::Keccak256, orig_sha3_012::Ke
 differential!(keccak384_matches_original, sha3_012::Keccak384, orig_sha3_012::Keccak384);
 differential!(keccak512_matches_original, sha3_012::Keccak512, orig_sha3_012::Keccak512);
 differential!(keccak256full_matches_original, sha3_012::Keccak256Full, orig_sha3_012::Keccak256Full);
+differential!(sha3_011_224_matches_original, sha3_011::Sha3_224, orig_sha3_011::Sha3_224);
+differential!(sha3_011_256_matches_original, sha3_011::Sha3_256, orig_sha3_011::Sha3_256);
+differential!(sha3_011_384_matches_original, sha3_011::Sha3_384, orig_sha3_011::Sha3_384);
+differential!(sha3_011_512_matches_original, sha3_011::Sha3_512, orig_sha3_011::Sha3_512);
+differential!(keccak224_011_matches_original, sha3_011::Keccak224, orig_sha3_011::Keccak224);
+differential!(keccak256_011_matches_original, sha3_011::Keccak256, orig_sha3_011::Keccak256);
+differential!(keccak384_011_matches_original, sha3_011::Keccak384, orig_sha3_011::Keccak384);
+differential!(keccak512_011_matches_original, sha3_011::Keccak512, orig_sha3_011::Keccak512);
+differential!(keccak256full_011_matches_original, sha3_011::Keccak256Full, orig_sha3_011::Keccak256Full);
+
+/// The XOF `$ours` and the original `$theirs` agree on every length: fed
+/// in random pieces (serialized state compared after each), then read in
+/// random pieces across several rate-sized blocks, and after `reset`.
+macro_rules! xof_differential {
+    ($test:ident, $ours:ty, $theirs:ty) => {
+        #[test]
+        fn $test() {
+            use sha3_011::digest::{ExtendableOutput, ExtendableOutputReset, Update, XofReader};
+            let mut rng = Rng::new(0x0311 ^ stringify!($test).len() as u64);
+            let mut reused = <$ours>::default();
+            for len in lengths() {
+                let (msg, cuts) = message_and_splits(&mut rng, len);
+                let mut h = <$ours>::default();
+                let mut t = <$theirs>::default();
+                feed(&msg, &cuts, |p| {
+                    h.update(p);
+                    t.update(p);
+                    assert_eq!(h.serialize()[..], t.serialize()[..], "serialized state, {len} bytes");
+                });
+                feed(&msg, &cuts, |p| reused.update(p));
+                let (mut ours, mut theirs) = (h.finalize_xof(), t.finalize_xof());
+                let (mut a, mut b) = (vec![0u8; 700], vec![0u8; 700]);
+                let mut at = 0;
+                while at < a.len() {
+                    let n = (1 + rng.below(200)).min(a.len() - at);
+                    ours.read(&mut a[at..at + n]);
+                    theirs.read(&mut b[at..at + n]);
+                    at += n;
+                }
+                assert_eq!(a, b, "{len} bytes in pieces {cuts:?}, 700 bytes read in pieces");
+                let mut c = vec![0u8; 700];
+                reused.finalize_xof_reset().read(&mut c);
+                assert_eq!(c, b, "finalize_xof_reset, {len} bytes");
+            }
+            say(format_args!("{} (0.11 line): drop-in = original on {} lengths", stringify!($ours), lengths().len()));
+        }
+    };
+}
+
+xof_differential!(shake128_011_matches_original, sha3_011::Shake128, orig_sha3_011::Shake128);
+xof_differential!(shake256_011_matches_original, sha3_011::Shake256, orig_sha3_011::Shake256);
 
 #[test]
 fn known_answers_011() {
@@ -77,6 +128,10 @@ fn known_answers_011() {
     known_answers("sha3", "sha3_256.txt", "sha3 0.12 Sha3_256", |m| sha3_012::Sha3_256::digest(m).to_vec());
     known_answers("sha3", "sha3_384.txt", "sha3 0.12 Sha3_384", |m| sha3_012::Sha3_384::digest(m).to_vec());
     known_answers("sha3", "sha3_512.txt", "sha3 0.12 Sha3_512", |m| sha3_012::Sha3_512::digest(m).to_vec());
+    known_answers("sha3", "sha3_224.txt", "sha3 0.11 Sha3_224", |m| sha3_011::Sha3_224::digest(m).to_vec());
+    known_answers("sha3", "sha3_256.txt", "sha3 0.11 Sha3_256", |m| sha3_011::Sha3_256::digest(m).to_vec());
+    known_answers("sha3", "sha3_384.txt", "sha3 0.11 Sha3_384", |m| sha3_011::Sha3_384::digest(m).to_vec());
+    known_answers("sha3", "sha3_512.txt", "sha3 0.11 Sha3_512", |m| sha3_011::Sha3_512::digest(m).to_vec());
 }
 
 #[test]
@@ -138,6 +193,11 @@ fn oids_and_names_match_original() {
     assert_eq!(sha1_011::Sha1::OID, orig_sha1_011::Sha1::OID);
     assert_eq!(md5_011::Md5::OID, orig_md5_011::Md5::OID);
     assert_eq!(sha3_012::Sha3_256::OID, orig_sha3_012::Sha3_256::OID);
+    assert_eq!(sha3_011::Sha3_256::OID, orig_sha3_011::Sha3_256::OID);
+    assert_eq!(sha3_011::Shake128::OID, orig_sha3_011::Shake128::OID);
+    assert_eq!(sha3_011::Shake256::OID, orig_sha3_011::Shake256::OID);
+    assert_eq!(format!("{:?}", sha3_011::Sha3_224::default()), format!("{:?}", orig_sha3_011::Sha3_224::default()));
+    assert_eq!(format!("{:?}", sha3_011::Shake128::default()), format!("{:?}", orig_sha3_011::Shake128::default()));
     assert_eq!(format!("{:?}", sha2_011::Sha256::default()), format!("{:?}", orig_sha2_011::Sha256::default()));
     assert_eq!(format!("{:?}", sha1_011::Sha1::default()), format!("{:?}", orig_sha1_011::Sha1::default()));
     assert_eq!(format!("{:?}", sha3_012::Keccak256::default()), format!("{:?}", orig_sha3_012::Keccak256::default()));
