@@ -452,7 +452,7 @@ mod lanes {
 
     /// Messages at once. On an AMD EPYC (Zen 3), 64 random messages of 1,
     /// 8 and 64 KiB (`examples/sha1dc_speed.rs --many`): 3 streams ran
-    /// 1.12-1.21x `Sha1Dc` one message at a time, 4 streams 1.04-1.07x,
+    /// 1.12-1.23x `Sha1Dc` one message at a time, 4 streams 1.04-1.07x,
     /// 2 and 5 no better (a loaded machine: ratios within one run only).
     pub(super) const STREAMS: usize = 3;
     /// Messages per call of the scheduler (its outputs live on the stack).
