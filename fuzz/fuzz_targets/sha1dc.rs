@@ -9,7 +9,9 @@
 //! Shambles; the first 1 KiB of SHAttered, which holds its colliding
 //! blocks) XORed with the input and then extended by the input's tail, so
 //! that the fuzzer explores the blocks next to real attacks, where the
-//! detection has the most to decide.
+//! detection has the most to decide. `digest_many` (its lanes engine where
+//! the CPU has one) hashes the message among others and must agree with
+//! `digest`.
 #![no_main]
 
 use hashes_fuzz::Input;
@@ -70,5 +72,15 @@ fuzz_target!(|data: &[u8]| {
                 assert_eq!(c.digest(), plain, "[{name}] plain SHA-1 of {} bytes", msg.len());
             }
         }
+    }
+
+    // A batch: the message, pieces of it and a collision file, of
+    // different lengths, so that lanes end and detect at different blocks.
+    let cut = &msg[..msg.len().min(split * 7)];
+    let batch: [&[u8]; 4] = [&msg, cut, SHAMBLES, &msg[msg.len() / 3..]];
+    let mut outs = vec![Ok([0u8; 20]); batch.len()];
+    Sha1Dc::digest_many(&batch, &mut outs);
+    for (m, got) in batch.iter().zip(&outs) {
+        assert_eq!(*got, Sha1Dc::digest(m), "digest_many, {} bytes", m.len());
     }
 });

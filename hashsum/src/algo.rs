@@ -20,6 +20,9 @@ pub(crate) enum Size {
 pub(crate) enum Algo {
     Md5,
     Sha1,
+    /// SHA-1 with collision detection (`sha1::Sha1Dc`): the SHA-1, or the
+    /// reference's safe hash and a verdict for a detected attack.
+    Sha1Dc,
     Sha224,
     Sha256,
     Sha384,
@@ -53,6 +56,10 @@ pub(crate) struct Info {
 pub(crate) const ALGOS: &[Info] = &[
     Info { algo: Algo::Md5, name: "md5", tag: "MD5", gnu_tool: Some("md5sum"), size: Size::Fixed(16) },
     Info { algo: Algo::Sha1, name: "sha1", tag: "SHA1", gnu_tool: Some("sha1sum"), size: Size::Fixed(20) },
+    // SHA-1 lines (so `--tag` lists check with `sha1sum -c`); invoked as
+    // `sha1dcsum`, the reference detection tool's name, behaves as
+    // `sha1sum` with detection.
+    Info { algo: Algo::Sha1Dc, name: "sha1dc", tag: "SHA1", gnu_tool: Some("sha1dcsum"), size: Size::Fixed(20) },
     Info { algo: Algo::Sha224, name: "sha224", tag: "SHA224", gnu_tool: Some("sha224sum"), size: Size::Fixed(28) },
     Info { algo: Algo::Sha256, name: "sha256", tag: "SHA256", gnu_tool: Some("sha256sum"), size: Size::Fixed(32) },
     Info { algo: Algo::Sha384, name: "sha384", tag: "SHA384", gnu_tool: Some("sha384sum"), size: Size::Fixed(48) },
@@ -89,6 +96,10 @@ pub(crate) const ALGOS: &[Info] = &[
     },
 ];
 
+/// The diagnostic for a file in which `sha1dc` detected a SHA-1 collision
+/// attack (after the program's and the file's names).
+pub(crate) const COLLISION: &str = "SHA-1 collision attack detected";
+
 /// The longest output `-l/--length` accepts, in bytes.
 pub(crate) const MAX_XOF_LEN: usize = 1 << 16;
 
@@ -111,12 +122,24 @@ impl Algo {
 
     /// Hash every message of `inputs`; digest `i` goes to
     /// `out[i * len..(i + 1) * len]` (`len` is the output length: the fixed
-    /// size, or the XOF length chosen).
-    pub(crate) fn digest_many(self, inputs: &[&[u8]], len: usize, out: &mut [u8]) {
+    /// size, or the XOF length chosen). `collided[i]` is set when a SHA-1
+    /// collision attack was detected in message `i` (`sha1dc` only; its
+    /// digest is then the safe hash); the other entries are left alone.
+    pub(crate) fn digest_many(self, inputs: &[&[u8]], len: usize, out: &mut [u8], collided: &mut [bool]) {
         debug_assert_eq!(out.len(), inputs.len() * len);
+        debug_assert_eq!(collided.len(), inputs.len());
         match self {
             Algo::Md5 => fixed_many::<md5::algorithm::Md5>(inputs, out),
             Algo::Sha1 => fixed_many::<sha1::algorithm::Sha1>(inputs, out),
+            Algo::Sha1Dc => {
+                let mut results = vec![Ok([0u8; 20]); inputs.len()];
+                sha1::Sha1Dc::digest_many(inputs, &mut results);
+                for ((slot, result), flag) in out.chunks_exact_mut(20).zip(results).zip(collided) {
+                    let (digest, found) = dc_output(result);
+                    slot.copy_from_slice(&digest);
+                    *flag = found;
+                }
+            }
             Algo::Sha224 => fixed_many::<sha256::algorithm::Sha224>(inputs, out),
             Algo::Sha256 => fixed_many::<sha256::algorithm::Sha256>(inputs, out),
             Algo::Sha384 => fixed_many::<sha512::algorithm::Sha384>(inputs, out),
@@ -152,6 +175,7 @@ impl Algo {
         match self {
             Algo::Md5 => Box::new(md5::Md5::new()),
             Algo::Sha1 => Box::new(sha1::Sha1::new()),
+            Algo::Sha1Dc => Box::new(sha1::Sha1Dc::new()),
             Algo::Sha224 => Box::new(sha256::Sha224::new()),
             Algo::Sha256 => Box::new(sha256::Sha256::new()),
             Algo::Sha384 => Box::new(sha512::Sha384::new()),
@@ -177,7 +201,30 @@ impl Algo {
 pub(crate) trait Stream: Send {
     fn update(&mut self, data: &[u8]);
     /// Write the digest (or, for an XOF, `out.len()` bytes of output).
-    fn finish(self: Box<Self>, out: &mut [u8]);
+    /// True when a SHA-1 collision attack was detected (`sha1dc` only; the
+    /// digest written is then the safe hash).
+    fn finish(self: Box<Self>, out: &mut [u8]) -> bool;
+}
+
+/// What `sha1dc` outputs for a message: the SHA-1, or on a detected attack
+/// the safe hash (what the reference `sha1dcsum` and git print) and true.
+fn dc_output(result: Result<[u8; 20], sha1::Collision>) -> ([u8; 20], bool) {
+    match result {
+        Ok(digest) => (digest, false),
+        Err(collision) => (collision.safe_digest(), true),
+    }
+}
+
+impl Stream for sha1::Sha1Dc {
+    fn update(&mut self, data: &[u8]) {
+        sha1::Sha1Dc::update(self, data);
+    }
+
+    fn finish(self: Box<Self>, out: &mut [u8]) -> bool {
+        let (digest, found) = dc_output(self.finalize());
+        out.copy_from_slice(&digest);
+        found
+    }
 }
 
 impl<A: FixedAlgorithm> Stream for Hasher<A>
@@ -189,8 +236,9 @@ where
         Hasher::update(self, data);
     }
 
-    fn finish(self: Box<Self>, out: &mut [u8]) {
+    fn finish(self: Box<Self>, out: &mut [u8]) -> bool {
         out.copy_from_slice(self.finalize().as_ref());
+        false
     }
 }
 
@@ -202,8 +250,9 @@ where
         Xof::update(self, data);
     }
 
-    fn finish(self: Box<Self>, out: &mut [u8]) {
+    fn finish(self: Box<Self>, out: &mut [u8]) -> bool {
         self.finalize_xof().read(out);
+        false
     }
 }
 
@@ -212,8 +261,9 @@ impl Stream for sha3::KangarooTwelve<'static> {
         sha3::KangarooTwelve::update(self, data);
     }
 
-    fn finish(self: Box<Self>, out: &mut [u8]) {
+    fn finish(self: Box<Self>, out: &mut [u8]) -> bool {
         self.finalize_xof().read(out);
+        false
     }
 }
 
@@ -222,8 +272,9 @@ impl Stream for sha3::Kt256<'static> {
         sha3::Kt256::update(self, data);
     }
 
-    fn finish(self: Box<Self>, out: &mut [u8]) {
+    fn finish(self: Box<Self>, out: &mut [u8]) -> bool {
         self.finalize_xof().read(out);
+        false
     }
 }
 
@@ -258,14 +309,16 @@ mod tests {
             };
             let inputs: Vec<&[u8]> = lens.iter().map(|&n| &data[..n]).collect();
             let mut batch = vec![0u8; inputs.len() * len];
-            info.algo.digest_many(&inputs, len, &mut batch);
+            let mut collided = vec![false; inputs.len()];
+            info.algo.digest_many(&inputs, len, &mut batch, &mut collided);
+            assert!(collided.iter().all(|&c| !c), "{}: no collision attack in these messages", info.name);
             for (i, input) in inputs.iter().enumerate() {
                 let mut s = info.algo.stream();
                 let (a, b) = input.split_at(input.len() / 3);
                 s.update(a);
                 s.update(b);
                 let mut one = vec![0u8; len];
-                s.finish(&mut one);
+                assert!(!s.finish(&mut one));
                 assert_eq!(one, batch[i * len..(i + 1) * len], "{} at {} bytes", info.name, input.len());
             }
         }
@@ -291,9 +344,9 @@ mod tests {
         ];
         for (algo, hex) in cases {
             let mut batch = [0u8; 32];
-            algo.digest_many(&[b""], 32, &mut batch);
+            algo.digest_many(&[b""], 32, &mut batch, &mut [false]);
             let mut one = [0u8; 32];
-            algo.stream().finish(&mut one);
+            assert!(!algo.stream().finish(&mut one));
             let got: String = batch.iter().map(|b| format!("{b:02x}")).collect();
             assert_eq!(got, hex, "{algo:?}");
             assert_eq!(one, batch, "{algo:?}");

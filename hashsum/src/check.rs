@@ -7,6 +7,7 @@ use std::io::{self, BufRead, BufReader, Read};
 use std::os::unix::ffi::OsStrExt;
 use std::path::PathBuf;
 
+use crate::algo::COLLISION;
 use crate::engine::{self, Source};
 use crate::quote::{push_name, quotef, unescape_name};
 use crate::{Options, Out, os_message};
@@ -307,11 +308,18 @@ impl<'a> Checker<'a> {
                             line.extend_from_slice(b": FAILED open or read\n");
                         }
                     }
-                    Ok(digest) => {
-                        let ok = hex.chunks_exact(2).zip(digest).all(|(pair, &byte)| {
-                            let hex_digit = |c: u8| (c as char).to_digit(16).unwrap_or(99) as u8;
-                            hex_digit(pair[0]) == byte >> 4 && hex_digit(pair[1]) == byte & 15
-                        });
+                    Ok(hashed) => {
+                        if hashed.collision {
+                            // Reported as a read error is (also with
+                            // --status); the file fails whatever its line
+                            // says, counted with the mismatches.
+                            out.error(&[&quotef(name), b": ", COLLISION.as_bytes()]);
+                        }
+                        let ok = !hashed.collision
+                            && hex.chunks_exact(2).zip(hashed.digest).all(|(pair, &byte)| {
+                                let hex_digit = |c: u8| (c as char).to_digit(16).unwrap_or(99) as u8;
+                                hex_digit(pair[0]) == byte >> 4 && hex_digit(pair[1]) == byte & 15
+                            });
                         if ok {
                             tally.matched = true;
                         } else {

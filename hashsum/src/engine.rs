@@ -60,7 +60,17 @@ impl std::error::Error for Skipped {}
 struct Run {
     start: usize,
     digests: Vec<u8>,
+    /// A SHA-1 collision attack was detected in the file (`sha1dc`).
+    collided: Vec<bool>,
     errors: Vec<Option<io::Error>>,
+}
+
+/// One file's result: its digest, and whether a SHA-1 collision attack was
+/// detected in it (`sha1dc` only; the digest is then the safe hash).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Hashed<'a> {
+    pub(crate) digest: &'a [u8],
+    pub(crate) collision: bool,
 }
 
 /// What the progress line counts.
@@ -82,7 +92,7 @@ pub(crate) fn hash_all(
     sources: &[Source],
     jobs: usize,
     mut bar: Option<&mut Bar>,
-    mut emit: impl FnMut(usize, Result<&[u8], io::Error>) -> io::Result<()>,
+    mut emit: impl FnMut(usize, Result<Hashed<'_>, io::Error>) -> io::Result<()>,
 ) -> io::Result<()> {
     // Standard input can be read once: with several `-`, keep their order.
     let stdin_count = sources.iter().filter(|s| matches!(s, Source::Stdin)).count();
@@ -125,7 +135,7 @@ pub(crate) fn hash_all(
         let mut emit_run = |run: Run| -> io::Result<()> {
             for (i, error) in run.errors.into_iter().enumerate() {
                 let result = match error {
-                    None => Ok(&run.digests[i * len..(i + 1) * len]),
+                    None => Ok(Hashed { digest: &run.digests[i * len..(i + 1) * len], collision: run.collided[i] }),
                     Some(e) => Err(e),
                 };
                 emit(run.start + i, result)?;
@@ -268,16 +278,17 @@ impl<'a> Worker<'a> {
         let mut run = Run {
             start,
             digests: vec![0; sources.len() * self.len],
+            collided: vec![false; sources.len()],
             errors: (0..sources.len()).map(|_| None).collect(),
         };
         for (i, source) in sources.iter().enumerate() {
             let result = match source {
                 Source::Stdin => match crate::sys::stdin() {
-                    Ok(mut stdin) => self.read(i, &mut stdin, None, &mut run.digests),
+                    Ok(mut stdin) => self.read(i, &mut stdin, None, &mut run),
                     Err(e) => Err(e),
                 },
                 Source::Path(path) => match self.open.open(path) {
-                    Ok(opened) => self.read(i, &mut &opened.file, Some(&opened.file), &mut run.digests),
+                    Ok(opened) => self.read(i, &mut &opened.file, Some(&opened.file), &mut run),
                     Err(e) => Err(e),
                 },
                 Source::Failed(code) => Err(io::Error::from_raw_os_error(*code)),
@@ -288,18 +299,18 @@ impl<'a> Worker<'a> {
             }
             self.counters.files.fetch_add(1, Ordering::Relaxed);
         }
-        self.flush(&mut run.digests);
+        self.flush(&mut run);
         run
     }
 
     /// Read one message: whole into the arena if it is small, else as a
     /// stream. `file` is the same reader when it can move to another thread.
-    fn read(&mut self, i: usize, reader: &mut dyn Read, file: Option<&File>, digests: &mut [u8]) -> io::Result<()> {
+    fn read(&mut self, i: usize, reader: &mut dyn Read, file: Option<&File>, run: &mut Run) -> io::Result<()> {
         if self.arena.is_empty() {
             self.arena = vec![0; ARENA];
         }
         if ARENA - self.used < SMALL_MAX + 1 {
-            self.flush(digests);
+            self.flush(run);
         }
         let start = self.used;
         let mut n = 0;
@@ -308,11 +319,12 @@ impl<'a> Worker<'a> {
             if buf.is_empty() {
                 let mut stream = self.algo.stream();
                 stream.update(&self.arena[start..start + n]);
-                let out = &mut digests[i * self.len..(i + 1) * self.len];
-                return match file {
+                let out = &mut run.digests[i * self.len..(i + 1) * self.len];
+                run.collided[i] = match file {
                     Some(file) if self.overlap => stream_overlapped(file, stream, self.counters, out),
                     _ => self.stream_rest(reader, stream, out),
-                };
+                }?;
+                return Ok(());
             }
             match reader.read(buf) {
                 Ok(0) => break,
@@ -330,22 +342,25 @@ impl<'a> Worker<'a> {
     }
 
     /// Hash the waiting small files together.
-    fn flush(&mut self, digests: &mut [u8]) {
+    fn flush(&mut self, run: &mut Run) {
         if self.pending.is_empty() {
             return;
         }
         let inputs: Vec<&[u8]> = self.pending.iter().map(|&(_, s, n)| &self.arena[s..s + n]).collect();
         let mut out = vec![0; inputs.len() * self.len];
-        self.algo.digest_many(&inputs, self.len, &mut out);
-        for (&(i, _, _), digest) in self.pending.iter().zip(out.chunks_exact(self.len)) {
-            digests[i * self.len..(i + 1) * self.len].copy_from_slice(digest);
+        let mut collided = vec![false; inputs.len()];
+        self.algo.digest_many(&inputs, self.len, &mut out, &mut collided);
+        for ((&(i, _, _), digest), found) in self.pending.iter().zip(out.chunks_exact(self.len)).zip(collided) {
+            run.digests[i * self.len..(i + 1) * self.len].copy_from_slice(digest);
+            run.collided[i] = found;
         }
         self.pending.clear();
         self.used = 0;
     }
 
-    /// Finish a large message on this thread.
-    fn stream_rest(&mut self, reader: &mut dyn Read, mut stream: Box<dyn Stream>, out: &mut [u8]) -> io::Result<()> {
+    /// Finish a large message on this thread; true when a collision attack
+    /// was detected (see [`Stream::finish`]).
+    fn stream_rest(&mut self, reader: &mut dyn Read, mut stream: Box<dyn Stream>, out: &mut [u8]) -> io::Result<bool> {
         if self.big.is_empty() {
             self.big = vec![0; BIG_READ];
         }
@@ -360,14 +375,18 @@ impl<'a> Worker<'a> {
                 Err(e) => return Err(e),
             }
         }
-        stream.finish(out);
-        Ok(())
+        Ok(stream.finish(out))
     }
 }
 
 /// Finish a large file with a reader thread filling the next buffer while
-/// this one hashes the last.
-fn stream_overlapped(file: &File, mut stream: Box<dyn Stream>, counters: &Counters, out: &mut [u8]) -> io::Result<()> {
+/// this one hashes the last; true when a collision attack was detected.
+fn stream_overlapped(
+    file: &File,
+    mut stream: Box<dyn Stream>,
+    counters: &Counters,
+    out: &mut [u8],
+) -> io::Result<bool> {
     const BUFFERS: usize = 3;
     let (full_tx, full_rx) = mpsc::sync_channel::<io::Result<(Vec<u8>, usize)>>(BUFFERS);
     let (empty_tx, empty_rx) = mpsc::sync_channel::<Vec<u8>>(BUFFERS);
@@ -423,8 +442,7 @@ fn stream_overlapped(file: &File, mut stream: Box<dyn Stream>, counters: &Counte
             }
         }
     }
-    stream.finish(out);
-    Ok(())
+    Ok(stream.finish(out))
 }
 
 /// The `--progress` line on standard error: shown only when standard error

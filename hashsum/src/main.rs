@@ -51,7 +51,7 @@ mod cli {
 
     use clap::{Arg, ArgAction, ArgMatches, Command};
 
-    use crate::algo::{Algo, Info, MAX_XOF_LEN, Size};
+    use crate::algo::{Algo, COLLISION, Info, MAX_XOF_LEN, Size};
     use crate::check::Checker;
     use crate::engine::{self, Source};
     use crate::getopt::Gnu;
@@ -234,6 +234,9 @@ mod cli {
 
     fn command(name: String, gnu: Option<Algo>) -> Command {
         let what = match gnu {
+            Some(Algo::Sha1Dc) => {
+                "Print or check SHA1 checksums, detecting SHA-1 collision attacks (a file with one fails).".to_string()
+            }
             Some(a) => format!("Print or check {} checksums.", a.info().tag),
             None => "Print or check checksums (MD5, SHA-1, SHA-2, SHA-3, SHAKE), many files at once.".to_string(),
         };
@@ -245,7 +248,11 @@ mod cli {
             .after_help(
                 "With no FILE, or when FILE is -, read standard input.\n\
                  Invoked as md5sum, sha1sum, sha224sum, sha256sum, sha384sum or sha512sum \
-                 (a link), behaves as that GNU tool.",
+                 (a link), behaves as that GNU tool; as sha1dcsum, as sha1sum with \
+                 collision detection (-a sha1dc).\n\
+                 With -a sha1dc, a file that contains a SHA-1 collision attack is reported on \
+                 standard error and fails (exit status 1; its line shows the safe hash, as the \
+                 reference sha1dcsum and git compute it); --check fails it.",
             )
             .args_override_self(true)
             .infer_long_args(true)
@@ -572,9 +579,16 @@ mod cli {
         let result = engine::hash_all(opts.algo, opts.len, &sources, opts.jobs, bar.as_mut(), |i, result| {
             let name = &names[i];
             match result {
-                Ok(digest) => {
+                Ok(hashed) => {
+                    if hashed.collision {
+                        // As the reference `sha1dcsum`, the line is
+                        // printed (with the safe hash); the attack is a
+                        // failure, reported first as a read error is.
+                        ok = false;
+                        out.error(&[&quotef(name), b": ", COLLISION.as_bytes()]);
+                    }
                     line.clear();
-                    format_line(&mut line, opts, name, digest);
+                    format_line(&mut line, opts, name, hashed.digest);
                     out.write(&line);
                     Ok(())
                 }

@@ -28,6 +28,54 @@ fn load8(x: &[u32]) -> __m256i {
     unsafe { _mm256_loadu_si256(x.as_ptr().cast()) }
 }
 
+/// Vectors `k...` of the packed conditions (see [`ubc_avx2`]) on `w`, the
+/// failing lanes' DVs ORed into `fail`: per vector, two unaligned loads of
+/// consecutive W words, two variable shifts that move each lane's two bits
+/// to bit 31, the XOR with the wanted value.
+macro_rules! ubc_vectors {
+    ($fail:ident, $w:ident; $($k:literal)*) => {
+        $(
+            let p = &PACKED[$k];
+            let (s, d) = (usize::from(p.s), usize::from(p.d));
+            let (wi, wj) = (load8(&$w[s..s + 8]), load8(&$w[s + d..s + d + 8]));
+            let (sa, sb) = (load8(&p.sa), load8(&p.sb));
+            let (value, dvs) = (load8(&p.value), load8(&p.dvs));
+            let x = _mm256_xor_si256(_mm256_xor_si256(_mm256_sllv_epi32(wi, sa), _mm256_sllv_epi32(wj, sb)), value);
+            // All ones in a lane whose condition fails.
+            $fail = _mm256_or_si256($fail, _mm256_and_si256(_mm256_srai_epi32::<31>(x), dvs));
+        )*
+    };
+}
+
+/// The body of [`ubc_avx2`], for functions that must have it inline (a
+/// call would spill every live `xmm` register around it: the interleaved
+/// streams' states). In a function with the `avx2` target feature.
+macro_rules! ubc_avx2 {
+    ($w:expr) => {{
+        let w: &[u32; 80] = $w;
+        // Every vector reads within W[PACKED_W.0..PACKED_W.1].
+        const { assert!(PACKED_W.1 <= 80) };
+        let mut fail = _mm256_setzero_si256();
+        // Unrolled (`ubc_vectors!`), so that each vector's word offsets
+        // are constants and its table rows memory operands.
+        // The vectors are ordered to rule out DVs soonest: after the first
+        // PACKED_FIRST of them no DV is left for most messages (tables.rs).
+        const { assert!(PACKED_FIRST == 11 && PACKED.len() == 33) };
+        ubc_vectors!(fail, w; 0 1 2 3 4 5 6 7 8 9 10);
+        let mut f = or_lanes(fail);
+        if f != u32::MAX {
+            ubc_vectors!(fail, w; 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32);
+            f = or_lanes(fail);
+        }
+        // The SHA instructions have only legacy SSE encodings: with the
+        // upper halves of the `ymm` registers left dirty, each of them
+        // would wait on a merge of those halves (measured: the SHA-NI loop
+        // ran about 100 times slower on AMD Zen 3 without this).
+        _mm256_zeroupper();
+        !f
+    }};
+}
+
 /// The filter (see `detect::ubc_mask`) with the conditions packed eight to
 /// a `ymm` register (`tables::PACKED`): per vector, two unaligned loads of
 /// consecutive W words, two variable shifts that move each lane's two bits
@@ -36,40 +84,7 @@ fn load8(x: &[u32]) -> __m256i {
 #[inline]
 #[target_feature(enable = "avx2")]
 pub(crate) fn ubc_avx2(w: &[u32; 80]) -> u32 {
-    // Every vector reads within W[PACKED_W.0..PACKED_W.1].
-    const { assert!(PACKED_W.1 <= 80) };
-    let mut fail = _mm256_setzero_si256();
-    // Unrolled, so that each vector's word offsets are constants and its
-    // table rows memory operands.
-    macro_rules! vectors {
-        ($($k:literal)*) => {
-            $(
-                let p = &PACKED[$k];
-                let (s, d) = (usize::from(p.s), usize::from(p.d));
-                let (wi, wj) = (load8(&w[s..s + 8]), load8(&w[s + d..s + d + 8]));
-                let (sa, sb) = (load8(&p.sa), load8(&p.sb));
-                let (value, dvs) = (load8(&p.value), load8(&p.dvs));
-                let x = _mm256_xor_si256(_mm256_xor_si256(_mm256_sllv_epi32(wi, sa), _mm256_sllv_epi32(wj, sb)), value);
-                // All ones in a lane whose condition fails.
-                fail = _mm256_or_si256(fail, _mm256_and_si256(_mm256_srai_epi32::<31>(x), dvs));
-            )*
-        };
-    }
-    // The vectors are ordered to rule out DVs soonest: after the first
-    // PACKED_FIRST of them no DV is left for most messages (tables.rs).
-    const { assert!(PACKED_FIRST == 11 && PACKED.len() == 33) };
-    vectors!(0 1 2 3 4 5 6 7 8 9 10);
-    let mut f = or_lanes(fail);
-    if f != u32::MAX {
-        vectors!(11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32);
-        f = or_lanes(fail);
-    }
-    // The SHA instructions have only legacy SSE encodings: with the upper
-    // halves of the `ymm` registers left dirty, each of them would wait on
-    // a merge of those halves (measured: the SHA-NI loop ran about 100
-    // times slower on AMD Zen 3 without this).
-    _mm256_zeroupper();
-    !f
+    ubc_avx2!(w)
 }
 
 /// The OR of the eight lanes.
@@ -305,4 +320,182 @@ pub(crate) fn process_shani(st: &mut super::DcState, blocks: &[[u8; 64]]) {
 #[target_feature(enable = "avx2,bmi1,bmi2")]
 pub(crate) fn process_avx2(st: &mut super::DcState, blocks: &[[u8; 64]]) {
     super::process_with(st, blocks, detect::compress_block, |w| ubc_avx2(w));
+}
+
+/// `digest_many`'s engine: `N` messages' blocks at once, their SHA-NI
+/// instruction streams interleaved group by group (as the plain `sha-ni`
+/// batch engine, `backend::x86_shani`, runs them: on AMD cores one stream
+/// is bound by the latency of `sha1rnds4`, and the others fill its
+/// shadow), each stream storing the W words its filter reads. The AVX2
+/// filter of each stream's previous block runs among this block's groups
+/// (a block later, for the reason given at [`process_shani_avx2`]).
+///
+/// Each of `data` holds the same number of whole blocks, the next blocks
+/// of the message in the matching state. A stream whose filter lets a DV
+/// through is checked as the single-stream path checks it; on a detection
+/// the stream stops there (its registers run on, unread) and that block
+/// and the rest of its data go to [`process_shani_avx2`] at the end. A
+/// state already past a detection takes that path for all its data.
+#[cfg(feature = "shani")]
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1,avx2")]
+pub(crate) fn compress_lanes_shani_avx2<const N: usize>(sts: &mut [super::DcState; N], data: [&[u8]; N]) {
+    const { assert!(N <= 6) };
+    let len = data[0].len();
+    assert!(len.is_multiple_of(64) && data.iter().all(|d| d.len() == len), "lanes of equal whole blocks");
+    let nblocks = len / 64;
+    if nblocks == 0 {
+        return;
+    }
+    const FILTER_AT: usize = 14;
+    let block = |i: usize, k: usize| -> &[u8; 64] {
+        match data[i][64 * k..64 * k + 64].try_into() {
+            Ok(b) => b,
+            Err(_) => unreachable!("blocks are 64 bytes"),
+        }
+    };
+    // The block from which stream i goes to the general path (`nblocks`:
+    // none), and whether it is still followed here.
+    let mut stop = [nblocks; N];
+    let mut live = [true; N];
+    for i in 0..N {
+        if sts[i].found {
+            stop[i] = 0;
+            live[i] = false;
+        }
+    }
+    let bswap = _mm_set_epi64x(0x0001_0203_0405_0607, 0x0809_0a0b_0c0d_0e0f);
+    let zero = _mm_set_epi32(0, 0, 0, 0);
+    let mut abcd = [zero; N];
+    let mut e0 = [zero; N];
+    for i in 0..N {
+        (abcd[i], e0[i]) = to_regs(sts[i].ihv);
+    }
+    // The chaining values before the previous block.
+    let (mut pabcd, mut pe) = (abcd, e0);
+    let mut w = [[[0u32; 80]; 2]; N];
+    let mut saved = [[[zero; 4]; 2]; N];
+
+    // Filter and (rarely) check stream i's block k - 1, compressed from
+    // `pabcd`/`pe` to (`a1`, `e1`); its W and saved states are in slot
+    // (k - 1) & 1. On a detection the stream stops at that block.
+    macro_rules! filter {
+        ($i:expr, $k:expr, $a1:expr, $e1:expr) => {{
+            let (i, k): (usize, usize) = ($i, $k);
+            if live[i] {
+                let slot = (k - 1) & 1;
+                let mask = ubc_avx2!(&w[i][slot]);
+                if mask != 0 {
+                    let mut x = Expanded::ZERO;
+                    detect::expand(block(i, k - 1), &mut x.w);
+                    states(&saved[i][slot], &mut x);
+                    let ihv_in = from_regs(pabcd[i], pe[i]);
+                    if detect::check(ihv_in, from_regs($a1, $e1), &x, mask, sts[i].reduced) {
+                        live[i] = false;
+                        stop[i] = k - 1;
+                        sts[i].ihv = ihv_in;
+                        sts[i].plain = ihv_in;
+                    }
+                }
+            }
+        }};
+    }
+
+    for k in 0..nblocks {
+        let abcd_saved = abcd;
+        let e_saved = e0;
+        let mut m = [[zero; 4]; N];
+        let mut e = e0;
+        let mut prev = abcd;
+        let cur = k & 1;
+        macro_rules! load {
+            ($j:literal) => {
+                for i in 0..N {
+                    let bytes: &[u8] = &block(i, k)[16 * $j..16 * $j + 16];
+                    // SAFETY: `bytes` is 16 readable bytes (sliced from a
+                    // 64-byte array); `loadu` has no alignment requirement.
+                    let raw = unsafe { _mm_loadu_si128(bytes.as_ptr().cast()) };
+                    m[i][$j] = _mm_shuffle_epi8(raw, bswap);
+                }
+            };
+        }
+        macro_rules! group {
+            ($g:literal) => {
+                for i in 0..N {
+                    if (8..18).contains(&$g) {
+                        let wg: &mut [u32] = &mut w[i][cur][4 * $g..4 * $g + 4];
+                        let words = _mm_shuffle_epi32::<0b00_01_10_11>(m[i][$g % 4]);
+                        // SAFETY: `wg` is 4 writable u32 (16 bytes);
+                        // `storeu` has no alignment requirement.
+                        unsafe { _mm_storeu_si128(wg.as_mut_ptr().cast(), words) };
+                    }
+                    e[i] = if $g == 0 {
+                        _mm_add_epi32(e0[i], m[i][0])
+                    } else {
+                        _mm_sha1nexte_epu32(prev[i], m[i][$g % 4])
+                    };
+                    prev[i] = abcd[i];
+                    abcd[i] = _mm_sha1rnds4_epu32::<{ $g / 5 }>(abcd[i], e[i]);
+                    if $g >= 3 && $g < 19 {
+                        m[i][($g + 1) % 4] = _mm_sha1msg2_epu32(m[i][($g + 1) % 4], m[i][$g % 4]);
+                    }
+                    if $g >= 2 && $g < 18 {
+                        m[i][($g + 2) % 4] = _mm_xor_si128(m[i][($g + 2) % 4], m[i][$g % 4]);
+                    }
+                    if $g >= 1 && $g < 17 {
+                        m[i][($g + 3) % 4] = _mm_sha1msg1_epu32(m[i][($g + 3) % 4], m[i][$g % 4]);
+                    }
+                    if (12..16).contains(&$g) {
+                        saved[i][cur][($g as usize).wrapping_sub(12) % 4] = abcd[i];
+                    }
+                }
+                // Stream i's previous block is filtered after group
+                // FILTER_AT + i of this one.
+                if k > 0 && $g >= FILTER_AT && $g - FILTER_AT < N {
+                    filter!($g - FILTER_AT, k, abcd_saved[$g - FILTER_AT], e_saved[$g - FILTER_AT]);
+                }
+            };
+        }
+        load!(0);
+        group!(0);
+        load!(1);
+        group!(1);
+        load!(2);
+        group!(2);
+        load!(3);
+        group!(3);
+        group!(4);
+        group!(5);
+        group!(6);
+        group!(7);
+        group!(8);
+        group!(9);
+        group!(10);
+        group!(11);
+        group!(12);
+        group!(13);
+        group!(14);
+        group!(15);
+        group!(16);
+        group!(17);
+        group!(18);
+        group!(19);
+        for i in 0..N {
+            e0[i] = _mm_sha1nexte_epu32(prev[i], e_saved[i]);
+            abcd[i] = _mm_add_epi32(abcd[i], abcd_saved[i]);
+        }
+        pabcd = abcd_saved;
+        pe = e_saved;
+    }
+    // The last block's filters.
+    for i in 0..N {
+        filter!(i, nblocks, abcd[i], e0[i]);
+    }
+    for i in 0..N {
+        if live[i] {
+            sts[i].ihv = from_regs(abcd[i], e0[i]);
+            sts[i].plain = sts[i].ihv;
+        } else {
+            process_shani_avx2(&mut sts[i], data[i][64 * stop[i]..].as_chunks::<64>().0);
+        }
+    }
 }
