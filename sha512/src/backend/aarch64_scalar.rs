@@ -27,7 +27,8 @@
 //!   shifted one. LLVM's Cortex-A57 model (which stands for the A72) runs
 //!   `ror` (`extr`) as two micro-ops on its one multi-cycle pipe and `lsr`
 //!   as one on either simple pipe; Apple's model counts `ror` double too.
-//!   This alone took Cortex-A72 from 932 to 837 modelled cycles per block.
+//!   This alone took Cortex-A72 from 932 to 837 modelled cycles per block
+//!   (in a standalone build of this file).
 //! * T1's terms that do not depend on e (h, K[t], W[t]) are summed first
 //!   and held together ([`opaque`]: LLVM's reassociation otherwise adds
 //!   W[t] after Ch(e, f, g), one more step on the path from e), so that
@@ -38,9 +39,9 @@
 //! variables are renamed each round rather than moved.
 //!
 //! Modelled cycles per block (`cargo xtask mca`, llvm-mca 19, 200
-//! iterations), ours against OpenSSL's, before these changes → after:
-//! Cortex-A72 949 → 845 (933), Neoverse N1 722 → 710 (741), V1 542 → 533
-//! (556), V2 411 → 400 (401), Apple M1/M4 2136 → 2049 (2115). On V2 both
+//! iterations), before these changes → after (OpenSSL's): Cortex-A72
+//! 949 → 839 (933), Neoverse N1 722 → 711 (741), V1 542 → 533 (556), V2
+//! 411 → 400 (401), Apple M1/M4 2136 → 2051 (2115). On V2 both
 //! are at the bound that the chain from e sets: five dependent
 //! instructions a round (Σ1's two, or Ch's `bic` and `orr`, then T1's
 //! last two additions and d + T1); shortening it costs an addition a round,
