@@ -1,245 +1,192 @@
 //! Scalar Keccak-p\[1600, n_r\] tuned for aarch64 (FIPS 202 §3.3), the
-//! `Aarch64` backend, with *lazy rotations*.
+//! `Aarch64` backend: every lane in a register, and part of ρ folded into
+//! χ's instructions.
 //!
 //! A64 logical instructions take their second source through a free shift,
 //! rotations included: `eor x0, x1, x2, ror #k` is x1 ⊕ (x2 ⋙ k), and
-//! `bic x0, x1, x2, ror #k` is x1 ∧ ¬(x2 ⋙ k). So no lane is ever rotated on
-//! its own: each stored lane s carries a *pending* rotation p, known at
-//! compile time, and stands for the true lane s ⋘ p. Every XOR and and-not
-//! of the round then aligns its second operand to the first one's pending
-//! rotation inside the instruction:
+//! `bic x0, x1, x2, ror #k` is x1 ∧ ¬(x2 ⋙ k). Whether folding a rotation
+//! that way pays depends on the core, and LLVM's scheduling models
+//! (`cargo xtask mca`) disagree by core family:
 //!
-//! * θ (§3.2.1): C\[x\] keeps the pending rotation of lane (x, 0); the
-//!   other four lanes of the column are XORed in with their rotation
-//!   relative to it (4 EOR per column), D\[x\] = C\[x-1\] ⊕ (C\[x+1\] ⋘ 1)
-//!   is one EOR, and each lane absorbs its D in one EOR;
-//! * ρ (§3.2.2) adds the lane's offset to its pending rotation: no
-//!   instruction; π (§3.2.3) is only the choice of source lanes;
-//! * χ (§3.2.4): B\[x+2\] ∧ ¬B\[x+1\] is one BIC, B\[x\] ⊕ that is one EOR,
-//!   the output keeping B\[x\]'s pending rotation;
-//! * ι (§3.2.5): lane (0, 0) never has a pending rotation (its ρ offset is
-//!   0 and π leaves it in place), so the round constant goes in as is.
+//! * Cortex-A72 (LLVM's Cortex-A57 model) runs every rotation, a plain `ror`
+//!   (`extr`) or a rotated operand, on its one multi-cycle pipe (M), and
+//!   plain logical instructions on two others: a round is bound by its
+//!   rotations. An earlier version of this file folded *every* rotation
+//!   (each lane carried a pending rotation from round to round: 101
+//!   instructions a round, about 92 of them rotated) and was modelled at
+//!   92 cycles a round there, 1.46x OpenSSL's `KeccakF1600_int` (63).
+//! * Apple M1/M4 (LLVM's Cyclone model) issue about one integer
+//!   instruction a cycle whatever its operand: a round costs its
+//!   instruction count, so every rotation *not* folded costs a cycle.
+//!   Neoverse N1, V1 and V2 are between: rotated operands cost what plain
+//!   ones do, on more pipes.
 //!
-//! That is 20 + 5 + 25 + 25 + 25 + 1 = 101 ALU instructions per round where
-//! the explicit-rotation round needs 24 RORs more (OpenSSL's
-//! `KeccakF1600_int`: 133 instructions per round, loop and spills
-//! included). The pending rotations differ from round to round (after
-//! round r each lane's is the sum of the ρ offsets along its π path), so
-//! all n_r rounds are written out (about 10 KB of code per round count) and
-//! the offsets come from a table computed at compile time ([`PENDING`]).
-//! At the end of the permutation the lanes are rotated into place (24
-//! RORs per permutation).
+//! So the round here is the textbook one (θ with D\[x\] = C\[x-1\] ⊕ (C\[x+1\]
+//! ⋘ 1) as one rotated EOR, ρ, π, χ as BIC + EOR, ι), every lane starting
+//! and ending the round in place, except that in each output plane two
+//! adjacent B lanes ([`UNSETTLED_AT`]) skip their ρ rotation: χ takes them
+//! through rotated operands instead, so that every χ output is still in
+//! place. One such lane saves its `ror` and costs about 3.5 rotated operands
+//! in χ (the BIC and EOR that read it, and those whose other operand must
+//! now be aligned to it), 2.5 more rotations for one instruction less.
+//! With two per plane a round is 115 logical instructions (OpenSSL's
+//! `KeccakF1600_int`: 133 instructions a round, moves and spills
+//! included), 54 of them with a rotation; with LLVM's moves and spills,
+//! `cargo xtask mca` models 58 cycles a round on Cortex-A72 (OpenSSL's: 63)
+//! and 119 on Apple's cores (OpenSSL's: 126). χ's rule: its
+//! output E\[k\] = B\[k\] ⊕ (B\[k+2\] ∧ ¬B\[k+1\]) can be put in place by one
+//! BIC and one EOR only when B\[k\] or B\[k+2\] is in place, so the lanes
+//! left unrotated in a plane must be adjacent (checked at compile time).
 //!
-//! Not yet timed on hardware (only counted, and tested under qemu). On cores
-//! that issue logical instructions with a rotated operand to fewer pipes
-//! or with more latency than plain ones (Arm's optimization guides for the
-//! Cortex-A76 family, Neoverse N1 included, list shifted-register logical
-//! operations other than LSL #1-4 as two-cycle operations on one pipe),
-//! the folded rotations may cost more than OpenSSL's explicit RORs (which
-//! are one-cycle `EXTR`s on every integer pipe); measure before relying on
-//! the instruction count.
-//!
-//! Two empty `asm!` statements, which emit no instruction, steer LLVM
-//! where it would otherwise lose the above: [`opaque`] keeps θ's XOR chains
-//! in their written order (reassociated, two rotated operands can meet in
-//! one EOR and cost an explicit ROR), and [`fence`] makes every lane of
-//! round r an input of round r + 1 as a whole, so that the scheduler does
-//! not interleave rounds of the one straight-line block and spill. Nothing
-//! here needs a CPU feature; the module also builds (and its tests run) on
-//! other targets, where both are plain identity functions.
+//! The χ instructions with a rotated operand are written as `asm!` (one
+//! instruction each, see `rotated!`); the rest is plain Rust that LLVM
+//! compiles to the instructions above. The rounds are written out, as the
+//! earlier version's were, and need no barrier between them: an empty
+//! `asm!` that held all 25 lanes at each round boundary cost register
+//! moves (the model put it 1-3% slower on every core but Cortex-A72), and
+//! the round constants, built as immediates (1-4 instructions each),
+//! model within 1% of loading them from memory. Nothing here needs a CPU
+//! feature; the module also builds (and its tests run) on other targets,
+//! where `rotated!` is plain Rust.
 
 use crate::consts::{RC, RHO};
 
-/// π (§3.2.3): the lane that moves to lane index `o` = x + 5y is lane
-/// (x + 3y) mod 5 + 5x.
-const fn pi_source(o: usize) -> usize {
-    let (x, y) = (o % 5, o / 5);
-    (x + 3 * y) % 5 + 5 * x
+/// χ's output planes (π, §3.2.3): `PLANES[y][k]` is the lane whose ρ-rotated
+/// value is B lane k of output plane y (lane (x + 3y) mod 5 + 5x moves to
+/// lane x + 5y).
+const PLANES: [[usize; 5]; 5] = {
+    let mut planes = [[0; 5]; 5];
+    let mut y = 0;
+    while y < 5 {
+        let mut k = 0;
+        while k < 5 {
+            planes[y][k] = (k + 3 * y) % 5 + 5 * k;
+            k += 1;
+        }
+        y += 1;
+    }
+    planes
+};
+
+/// Per output plane, the position k of the first of the two adjacent B
+/// lanes (k and k + 1 mod 5) that χ reads unrotated (see the module docs);
+/// 5: none. Position 0 of plane 0 is lane (0, 0), whose ρ offset is 0.
+const UNSETTLED_AT: [usize; 5] = [1, 1, 1, 1, 1];
+
+/// The rotation still pending on B lane `k` of plane `y` when χ reads it:
+/// its ρ offset if it is left unrotated, else 0.
+const fn pend(y: usize, k: usize) -> u32 {
+    let u = UNSETTLED_AT[y];
+    if u < 5 && (k == u || k == (u + 1) % 5) { RHO[PLANES[y][k]] % 64 } else { 0 }
 }
 
-/// `PENDING[r][i]`: the pending left rotation of lane i before round r
-/// (counting from the first round run), starting from none; the last row
-/// is what the permutation's end undoes. A lane keeps its B lane's
-/// pending rotation through χ, so lane o after a round carries the pending
-/// rotation of its π source plus that source's ρ offset (mod 64).
-const PENDING: [[u32; 25]; 25] = {
-    let mut table = [[0u32; 25]; 25];
-    let mut r = 0;
-    while r < 24 {
-        let mut o = 0;
-        while o < 25 {
-            let s = pi_source(o);
-            table[r + 1][o] = (table[r][s] + RHO[s]) % 64;
-            o += 1;
+// χ puts every output in place with one BIC and one EOR only if, for every
+// k, B[k] or B[k+2] is in place (module docs).
+const _: () = {
+    let mut y = 0;
+    while y < 5 {
+        let mut k = 0;
+        while k < 5 {
+            assert!(pend(y, k) == 0 || pend(y, (k + 2) % 5) == 0, "UNSETTLED_AT: lanes two apart");
+            k += 1;
         }
-        r += 1;
+        y += 1;
     }
-    table
 };
 
 /// The left rotation that aligns a value stored with pending rotation
-/// `from` to one stored with pending rotation `to`.
+/// `from` (the true value is it rotated left by `from`) to one stored with
+/// pending rotation `to`.
 #[inline(always)]
 const fn rel(from: u32, to: u32) -> u32 {
     (from + 64 - to) % 64
 }
 
-/// `x`, opaque to the optimizer (see the module docs).
-#[inline(always)]
-fn opaque(x: u64) -> u64 {
-    #[cfg(target_arch = "aarch64")]
-    {
-        let mut x = x;
-        // SAFETY: an empty instruction sequence that reads and writes one
-        // register: no memory, stack or flags are touched.
-        unsafe { core::arch::asm!("/* {0} */", inout(reg) x, options(pure, nomem, nostack, preserves_flags)) };
-        x
-    }
-    #[cfg(not(target_arch = "aarch64"))]
-    x
+/// `$op` (`"eor"`: a ⊕ (b ⋘ k); `"bic"`: a ∧ ¬(b ⋘ k)) as one instruction
+/// with a rotated operand. In `asm!` because LLVM folds a rotation into its
+/// use only when the rotated value has no other use: an unrotated B lane is
+/// read through the same rotation by two or three χ instructions, and LLVM
+/// would share one `ror` between them (the very instruction the lane is
+/// left unrotated to save).
+macro_rules! rotated {
+    (bic, $a:expr, $b:expr, $k:expr) => {
+        rotated!("bic", $a, $b, $k, |a: u64, b: u64| a & !b)
+    };
+    (eor, $a:expr, $b:expr, $k:expr) => {
+        rotated!("eor", $a, $b, $k, |a: u64, b: u64| a ^ b)
+    };
+    ($op:literal, $a:expr, $b:expr, $k:expr, $plain:expr) => {{
+        let (a, b): (u64, u64) = ($a, $b);
+        let k: u32 = const { $k % 64 };
+        #[cfg(target_arch = "aarch64")]
+        let r = if k == 0 {
+            $plain(a, b)
+        } else {
+            let r: u64;
+            // SAFETY: one logical instruction on registers: no memory,
+            // stack or flags are touched.
+            unsafe {
+                core::arch::asm!(
+                    concat!($op, " {r}, {a}, {b}, ror #{n}"),
+                    r = lateout(reg) r,
+                    a = in(reg) a,
+                    b = in(reg) b,
+                    n = const (64 - $k % 64) % 64,
+                    options(pure, nomem, nostack, preserves_flags),
+                )
+            };
+            r
+        };
+        #[cfg(not(target_arch = "aarch64"))]
+        let r = $plain(a, b.rotate_left(k));
+        r
+    }};
 }
 
-/// A round boundary the scheduler cannot cross: every lane passes through
-/// one empty `asm!` statement (see the module docs).
+/// One round on lanes in place (§3.2.1-§3.2.5 in order), with ρ of the
+/// [`UNSETTLED_AT`] lanes folded into χ. Every lane index is a literal and
+/// every rotation a constant, so each `rotate_left` becomes a `ror` or the
+/// rotated operand of an EOR or BIC.
 #[inline(always)]
-fn fence(s: &mut [u64; 25]) {
-    #[cfg(target_arch = "aarch64")]
-    {
-        let [
-            s0,
-            s1,
-            s2,
-            s3,
-            s4,
-            s5,
-            s6,
-            s7,
-            s8,
-            s9,
-            s10,
-            s11,
-            s12,
-            s13,
-            s14,
-            s15,
-            s16,
-            s17,
-            s18,
-            s19,
-            s20,
-            s21,
-            s22,
-            s23,
-            s24,
-        ] = s;
-        // SAFETY: an empty instruction sequence that reads and writes 25
-        // registers (the lanes): no memory, stack or flags are touched.
-        unsafe {
-            core::arch::asm!(
-                "/* {0} {1} {2} {3} {4} {5} {6} {7} {8} {9} {10} {11} {12} {13} {14} {15} {16} {17} {18} {19} {20} {21} {22} {23} {24} */",
-                inout(reg) * s0,
-                inout(reg) * s1,
-                inout(reg) * s2,
-                inout(reg) * s3,
-                inout(reg) * s4,
-                inout(reg) * s5,
-                inout(reg) * s6,
-                inout(reg) * s7,
-                inout(reg) * s8,
-                inout(reg) * s9,
-                inout(reg) * s10,
-                inout(reg) * s11,
-                inout(reg) * s12,
-                inout(reg) * s13,
-                inout(reg) * s14,
-                inout(reg) * s15,
-                inout(reg) * s16,
-                inout(reg) * s17,
-                inout(reg) * s18,
-                inout(reg) * s19,
-                inout(reg) * s20,
-                inout(reg) * s21,
-                inout(reg) * s22,
-                inout(reg) * s23,
-                inout(reg) * s24,
-                options(pure, nomem, nostack, preserves_flags),
-            )
-        };
-    }
-    #[cfg(not(target_arch = "aarch64"))]
-    let _ = s;
-}
-
-/// Pending rotation of B lane `src`'s value before round `r`'s χ: its
-/// pending rotation plus its ρ offset.
-const fn pb(r: usize, src: usize) -> u32 {
-    (PENDING[r][src] + RHO[src]) % 64
-}
-
-/// Round `R` (counting from the first round run) on lanes stored with
-/// pending rotations `PENDING[R]` (the true lane i is
-/// `s[i].rotate_left(PENDING[R][i])`); the output is stored with pending
-/// rotations `PENDING[R + 1]`. Every lane index is a literal and every
-/// rotation a constant, so each `rotate_left` becomes the shifted operand
-/// of an EOR or BIC.
-#[inline(always)]
-fn round<const R: usize>(s: &mut [u64; 25], rc: u64) {
-    // θ: C[x] keeps lane (x, 0)'s pending rotation; D[x] keeps C[x-1]'s.
-    macro_rules! column {
-        ($x:literal) => {
-            opaque(
-                opaque(
-                    opaque(s[$x] ^ s[$x + 5].rotate_left(const { rel(PENDING[R][$x + 5], PENDING[R][$x]) }))
-                        ^ s[$x + 10].rotate_left(const { rel(PENDING[R][$x + 10], PENDING[R][$x]) }),
-                ) ^ s[$x + 15].rotate_left(const { rel(PENDING[R][$x + 15], PENDING[R][$x]) }),
-            ) ^ s[$x + 20].rotate_left(const { rel(PENDING[R][$x + 20], PENDING[R][$x]) })
-        };
-    }
-    let c = [column!(0), column!(1), column!(2), column!(3), column!(4)];
-    macro_rules! d {
-        ($l:literal, $r:literal) => {
-            c[$l] ^ c[$r].rotate_left(const { rel(PENDING[R][$r] + 1, PENDING[R][$l]) })
-        };
-    }
-    let d = [d!(4, 1), d!(0, 2), d!(1, 3), d!(2, 4), d!(3, 0)];
-    // θ's XOR with D for every lane, aligned to the lane's pending rotation;
-    // ρ only adds to the pending rotation (`pb`). Every B lane first, then
-    // χ plane by plane: each source lane dies as its B lane appears, so the
-    // state, D and the temporaries fit the registers.
-    macro_rules! theta {
-        ($($i:literal)*) => {
-            [$( s[$i] ^ d[$i % 5].rotate_left(const { rel(PENDING[R][($i + 4) % 5], PENDING[R][$i]) }) ),*]
-        };
-    }
-    let b = theta!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24);
-    // χ on output plane y from the `[source]` lanes of `portable::round`
-    // (π): E[k] = B[k] ⊕ (B[k+2] ∧ ¬B[k+1]), kept at B[k]'s pending
-    // rotation.
+fn round(s: &mut [u64; 25], rc: u64) {
+    // θ.
+    let c: [u64; 5] = core::array::from_fn(|x| s[x] ^ s[x + 5] ^ s[x + 10] ^ s[x + 15] ^ s[x + 20]);
+    let d: [u64; 5] = core::array::from_fn(|x| c[(x + 4) % 5] ^ c[(x + 1) % 5].rotate_left(1));
+    let a: [u64; 25] = core::array::from_fn(|i| s[i] ^ d[i % 5]);
+    // ρ and π into each plane's B lanes (the unsettled ones unrotated), then
+    // χ: E[k] = B[k] ⊕ (B[k+2] ∧ ¬B[k+1]), every output in place.
     let mut e = [0u64; 25];
     macro_rules! chi {
-        ($y:literal, $k0:literal $s0:literal, $s1:literal, $s2:literal) => {
-            let t = b[$s2] & !b[$s1].rotate_left(const { rel(pb(R, $s1), pb(R, $s2)) });
-            e[5 * $y + $k0] = b[$s0] ^ t.rotate_left(const { rel(pb(R, $s2), pb(R, $s0)) });
-        };
+        ($y:literal, $k:literal $k1:literal $k2:literal, $b:ident) => {{
+            let t = rotated!(bic, $b[$k2], $b[$k1], rel(pend($y, $k1), pend($y, $k2)));
+            e[5 * $y + $k] = if const { pend($y, $k2) == 0 } {
+                rotated!(eor, t, $b[$k], pend($y, $k))
+            } else {
+                // pend($y, $k) == 0 here (the compile-time check above).
+                rotated!(eor, $b[$k], t, pend($y, $k2))
+            };
+        }};
     }
     macro_rules! plane {
-        ($y:literal, $s0:literal $s1:literal $s2:literal $s3:literal $s4:literal) => {
-            chi!($y, 0 $s0, $s1, $s2);
-            chi!($y, 1 $s1, $s2, $s3);
-            chi!($y, 2 $s2, $s3, $s4);
-            chi!($y, 3 $s3, $s4, $s0);
-            chi!($y, 4 $s4, $s0, $s1);
-        };
+        ($($y:literal)*) => {$({
+            let b: [u64; 5] = [
+                a[PLANES[$y][0]].rotate_left(const { rel(RHO[PLANES[$y][0]], pend($y, 0)) }),
+                a[PLANES[$y][1]].rotate_left(const { rel(RHO[PLANES[$y][1]], pend($y, 1)) }),
+                a[PLANES[$y][2]].rotate_left(const { rel(RHO[PLANES[$y][2]], pend($y, 2)) }),
+                a[PLANES[$y][3]].rotate_left(const { rel(RHO[PLANES[$y][3]], pend($y, 3)) }),
+                a[PLANES[$y][4]].rotate_left(const { rel(RHO[PLANES[$y][4]], pend($y, 4)) }),
+            ];
+            chi!($y, 0 1 2, b);
+            chi!($y, 1 2 3, b);
+            chi!($y, 2 3 4, b);
+            chi!($y, 3 4 0, b);
+            chi!($y, 4 0 1, b);
+        })*};
     }
-    plane!(0, 0 6 12 18 24);
-    plane!(1, 3 9 10 16 22);
-    plane!(2, 1 7 13 19 20);
-    plane!(3, 4 5 11 17 23);
-    plane!(4, 2 8 14 15 21);
-    // ι: lane (0, 0) has no pending rotation (`PENDING[_][0] == 0`).
+    plane!(0 1 2 3 4);
+    // ι.
     e[0] ^= rc;
     *s = e;
-    fence(s);
 }
 
 /// Keccak-p\[1600, `ROUNDS`\]: the last `ROUNDS` of Keccak-f's 24 rounds
@@ -252,19 +199,12 @@ pub(crate) fn permute<const ROUNDS: usize>(state: &mut [u64; 25]) {
         ($($r:literal)*) => {
             $(
                 if $r < ROUNDS {
-                    round::<$r>(&mut s, RC[24 - ROUNDS + $r]);
+                    round(&mut s, RC[24 - ROUNDS + $r]);
                 }
             )*
         };
     }
     rounds!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23);
-    // Rotate every lane into place (lane 0 has nothing pending).
-    macro_rules! settle {
-        ($($i:literal)*) => {
-            $( s[$i] = s[$i].rotate_left(const { PENDING[ROUNDS][$i] }); )*
-        };
-    }
-    settle!(1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24);
     *state = s;
 }
 
@@ -280,7 +220,7 @@ pub(crate) fn absorb<const RATE: usize, const ROUNDS: usize, B: AsRef<[u8]>>(sta
 
 #[cfg(test)]
 pub(crate) mod tests {
-    use super::{PENDING, permute};
+    use super::{PLANES, UNSETTLED_AT, pend, permute};
     use crate::consts::{RC, RHO};
 
     /// Keccak-p\[1600, `rounds`\] straight from FIPS 202 §3.2 and §3.3
@@ -328,24 +268,29 @@ pub(crate) mod tests {
         })
     }
 
-    /// Lane (0, 0) never carries a pending rotation (ι relies on it), and
-    /// the table is not trivially zero.
+    /// The plane table is π (§3.2.3: A'[x, y] = A[(x + 3y) mod 5, x]) as
+    /// portable's round writes it out, and some B lanes are left unrotated
+    /// in every plane (else the table is not what the docs say).
     #[test]
-    fn pending_rotations() {
-        assert!(PENDING.iter().all(|row| row[0] == 0));
-        let want: [u32; 25] = core::array::from_fn(|o| {
-            let (x, y) = (o % 5, o / 5);
-            RHO[(x + 3 * y) % 5 + 5 * x]
-        });
-        assert_eq!(PENDING[1], want);
-        assert_ne!(PENDING[24], [0; 25]);
+    fn planes_and_unsettled_lanes() {
+        assert_eq!(
+            PLANES,
+            [[0, 6, 12, 18, 24], [3, 9, 10, 16, 22], [1, 7, 13, 19, 20], [4, 5, 11, 17, 23], [2, 8, 14, 15, 21]]
+        );
+        for (y, &first) in UNSETTLED_AT.iter().enumerate() {
+            let unrotated = (0..5).filter(|&k| pend(y, k) != 0).count();
+            assert_eq!(unrotated, if first < 5 { 2 } else { 0 }, "plane {y}");
+            for k in 0..5 {
+                assert!(pend(y, k) == 0 || pend(y, (k + 2) % 5) == 0, "plane {y}, lane {k}");
+            }
+        }
     }
 
-    /// The lazy-rotation rounds equal the spec for 24 rounds (Keccak-f) and
+    /// The rounds (with part of ρ folded into χ) equal the spec for 24 rounds (Keccak-f) and
     /// 12 rounds (the last 12, as TurboSHAKE and KangarooTwelve use), and
     /// for a few other round counts.
     #[test]
-    fn lazy_rotation_rounds_match_the_spec() {
+    fn folded_rotation_rounds_match_the_spec() {
         fn check<const ROUNDS: usize>() {
             for (trial, start) in states(32).enumerate() {
                 let mut want = start;
