@@ -33,8 +33,8 @@ pub(crate) const RC: [u64; 24] = [
 ];
 
 /// The ρ rotation offsets (FIPS 202 §3.2.2, Table 2), indexed by lane
-/// `x + 5 * y`. The `Aarch64` backend folds them into its instructions
-/// (`aarch64_keccak::PENDING`), the one-state AVX-512 code into its
+/// `x + 5 * y`. The `Aarch64` backend folds part of them into χ's
+/// instructions (`aarch64_keccak`), the one-state AVX-512 code into its
 /// rotation vectors (`x86_avx512_1x`).
 #[cfg(any(test, all(target_arch = "aarch64", feature = "aarch64"), all(target_arch = "x86_64", feature = "avx512")))]
 pub(crate) const RHO: [u32; 25] = [
