@@ -44,12 +44,18 @@ mod fixed;
 pub mod merkle;
 pub mod multi;
 mod pairs;
+pub mod table;
 #[cfg(feature = "testing")]
 pub mod testing;
 mod xof;
 
 pub use backend::{BackendKind, DetectCache, UnsupportedBackend, unsupported};
 pub use block_buffer;
+// The `cpufeatures` checks that `backend_table!` generates in the calling
+// crate.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+#[doc(hidden)]
+pub use cpufeatures as __cpufeatures;
 pub use fixed::{Core, Hasher, compress_final_buffered, padded_rows};
 pub use generic_array;
 pub use generic_array::typenum;
