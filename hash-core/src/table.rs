@@ -30,7 +30,8 @@
 //! A row says: the variant, its `name()`, the `cfg` under which its code is
 //! compiled, how the CPU is checked at run time (`features ...`: a
 //! `cpufeatures` check of those target features; `fn path`: the crate's own
-//! detection function; `always`: nothing to check beyond the `cfg`), and
+//! detection function, by its path from the crate root, whose answer is
+//! cached in a [`FlagCache`]; `always`: nothing to check beyond the `cfg`), and
 //! what `requires()` says (`x86 "cargo-feature"...`: "x86-64 with" and the
 //! features; `"text" "cargo-feature"`: the text; `[]`: nothing). The rows'
 //! order is `Backend::ALL`'s: best first, the portable one last.
@@ -51,6 +52,39 @@
 //! * `backend_checked!(row, else expr, unsafe { .. })` (or `safe { .. }`):
 //!   one such checked arm for a backend or a `checks` row, and
 //!   `backend_checked!(supported row)`, the row's check as a `bool`.
+
+use core::sync::atomic::{AtomicU8, Ordering};
+
+/// The cached answer of a crate's own detection function (a `fn` row of
+/// [`backend_table!`](crate::backend_table)): run once per process.
+#[derive(Debug)]
+pub struct FlagCache(AtomicU8);
+
+impl FlagCache {
+    /// An empty cache.
+    #[allow(clippy::new_without_default)]
+    pub const fn new() -> Self {
+        FlagCache(AtomicU8::new(0))
+    }
+
+    /// The cached answer, or `detect()`'s, cached.
+    #[inline]
+    pub fn get(&self, detect: fn() -> bool) -> bool {
+        match self.0.load(Ordering::Relaxed) {
+            1 => false,
+            2 => true,
+            _ => self.detect_slow(detect),
+        }
+    }
+
+    #[cold]
+    fn detect_slow(&self, detect: fn() -> bool) -> bool {
+        let yes = detect();
+        // Racing threads store the same value.
+        self.0.store(if yes { 2 } else { 1 }, Ordering::Relaxed);
+        yes
+    }
+}
 
 /// Generate a crate's `Backend` enum and its dispatch from its table of
 /// rows: see [the module documentation](crate::table) for the syntax and
@@ -247,14 +281,25 @@ macro_rules! backend_table {
             pub(crate) use self::check::get;
         }
     };
-    (@cpufeatures $row:ident, ($cfg:meta), [$($other:tt)*]) => {};
+    (@cpufeatures $row:ident, ($cfg:meta), [fn $check:path]) => {
+        #[cfg($cfg)]
+        pub(crate) mod $row {
+            static CACHE: $crate::table::FlagCache = $crate::table::FlagCache::new();
+
+            #[inline]
+            pub(crate) fn get() -> bool {
+                CACHE.get($check)
+            }
+        }
+    };
+    (@cpufeatures $row:ident, ($cfg:meta), [always]) => {};
 
     (@supported $row:ident, [features $($feature:literal),+]) => { __cpu::$row::get() };
-    (@supported $row:ident, [fn $check:path]) => { $check() };
+    (@supported $row:ident, [fn $check:path]) => { __cpu::$row::get() };
     (@supported $row:ident, [always]) => { true };
 
     (@supported_at $row:ident, [features $($feature:literal),+]) => { backend_table_item!(__cpu::$row::get()) };
-    (@supported_at $row:ident, [fn $check:path]) => { $check() };
+    (@supported_at $row:ident, [fn $check:path]) => { backend_table_item!(__cpu::$row::get()) };
     (@supported_at $row:ident, [always]) => { true };
 
     (@requires [$($cpu:tt)*] []) => { "" };
