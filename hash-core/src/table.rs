@@ -52,6 +52,14 @@
 //! * `backend_checked!(row, else expr, unsafe { .. })` (or `safe { .. }`):
 //!   one such checked arm for a backend or a `checks` row, and
 //!   `backend_checked!(supported row)`, the row's check as a `bool`.
+//!
+//! Adding a backend to a crate is then: one row in its table (the enum
+//! variant, its docs, name, `cfg`, CPU check and `requires` text), one
+//! file with the code (declared with the same `cfg` in `backend/mod.rs`),
+//! and its arm in each `backend_dispatch!` (`compress`, and `digest_many`
+//! or the crate's other operations), which the compiler asks for: the
+//! matches are exhaustive. `ALL`, `name()`, `requires()`, `is_supported()`,
+//! detection and the unsupported-backend panics follow from the row.
 
 use core::sync::atomic::{AtomicU8, Ordering};
 

@@ -148,7 +148,8 @@ pub(crate) fn has_compress_final(backend: Backend) -> bool {
 
 /// Compress the final padded block of a `total`-byte message whose last
 /// `tail.len()` bytes fit in one block with the padding (FIPS 180-4
-/// §5.1.1). The x86 backends get the block as written by [`final_block`];
+/// §5.1.1). The x86 backends get the block as written by
+/// `hash_core::arch::x86::final_block` (one 16-byte store per row);
 /// the portable one pads in a buffer.
 ///
 /// # Panics
@@ -159,32 +160,11 @@ pub(crate) fn compress_final(backend: Backend, state: &mut [u32; 5], tail: &[u8]
     #[cfg(target_arch = "x86_64")]
     if has_compress_final(backend) {
         // SAFETY: SSE2, which `final_block` enables, is part of x86-64.
-        let block: Block<U64> = unsafe { final_block(tail, total) }.into();
+        let block: Block<U64> =
+            unsafe { hash_core::arch::x86::final_block::<4, 64>(hash_core::Padding::Be64, tail, total) }.into();
         return compress(backend, state, core::slice::from_ref(&block));
     }
     hash_core::compress_final_buffered::<Sha1>(backend, state, tail, total);
-}
-
-/// The final padded block (`hash_core::padded_rows`) written with one
-/// 16-byte store per row. The backends read the block with 16-byte loads,
-/// which the store buffer forwards from stores of the same 16 bytes; from
-/// the byte-wise stores of padding in a buffer it cannot, and a one-block
-/// message's rounds would wait for those to retire (58 against 39 ns for
-/// 16 bytes of SHA-256 with SHA-NI on an Intel Xeon, Sapphire Rapids class).
-#[cfg(target_arch = "x86_64")]
-#[inline]
-#[target_feature(enable = "sse2")]
-fn final_block(tail: &[u8], total: u128) -> [u8; 64] {
-    use core::arch::x86_64::{_mm_set_epi64x, _mm_storeu_si128};
-    let rows = hash_core::padded_rows::<4>(hash_core::Padding::Be64, tail, total);
-    let mut block = [0u8; 64];
-    for (dst, row) in block.chunks_exact_mut(16).zip(rows) {
-        let v = _mm_set_epi64x((row >> 64) as i64, row as i64);
-        // SAFETY: `dst` is 16 writable bytes; `storeu` has no alignment
-        // requirement.
-        unsafe { _mm_storeu_si128(dst.as_mut_ptr().cast(), v) };
-    }
-    block
 }
 
 /// A multi-buffer engine behind `digest_many`.
@@ -299,7 +279,8 @@ fn batch_engine(backend: Backend, messages: usize, mean: usize) -> Engine {
 /// If this CPU (or this build) does not support `backend`.
 #[inline]
 pub(crate) fn digest_many(backend: Backend, inputs: &[&[u8]], outputs: &mut [[u8; 20]]) {
-    hash_core::check_batch(inputs.len(), outputs.len());
+    // Every engine ends in a `hash_core::multi` function, which checks
+    // that the slices pair up.
     if !backend.is_supported() {
         unsupported(backend)
     }

@@ -142,7 +142,9 @@ fn arm_streams() -> usize {
     #[cfg(all(target_arch = "aarch64", feature = "arm-sha"))]
     {
         static CHOSEN: hash_core::cpu::EngineCache<1> = hash_core::cpu::EngineCache::new();
-        CHOSEN.get(0, &[2usize, 3], || if cfg!(target_os = "macos") { 3 } else { arm::streams(arm::midr()) })
+        CHOSEN.get(0, &[2usize, 3], || {
+            if cfg!(target_os = "macos") { 3 } else { arm::streams(hash_core::arch::aarch64::midr()) }
+        })
     }
     #[cfg(not(all(target_arch = "aarch64", feature = "arm-sha")))]
     {
@@ -150,7 +152,7 @@ fn arm_streams() -> usize {
     }
 }
 
-/// The core's MIDR_EL1, for [`arm_streams`].
+/// The per-core rule of [`arm_streams`].
 #[cfg(all(target_arch = "aarch64", feature = "arm-sha"))]
 mod arm {
     /// Streams for a core with this MIDR_EL1 value (`None`: unknown).
@@ -162,35 +164,6 @@ mod arm {
             (0x41, 0xd08 | 0xd0c | 0xd4f) => 2,
             _ => 3,
         }
-    }
-
-    /// MIDR_EL1 of the core this thread runs on. Linux and Android trap
-    /// EL0's `mrs` of the ID registers and emulate it where the kernel
-    /// says so with `HWCAP_CPUID` (Linux 4.11 and later; qemu-user too).
-    #[cfg(any(target_os = "linux", target_os = "android"))]
-    pub(super) fn midr() -> Option<u64> {
-        const AT_HWCAP: core::ffi::c_ulong = 16;
-        const HWCAP_CPUID: core::ffi::c_ulong = 1 << 11;
-        unsafe extern "C" {
-            // glibc, musl and bionic all provide it; cpufeatures calls it
-            // too.
-            fn getauxval(kind: core::ffi::c_ulong) -> core::ffi::c_ulong;
-        }
-        // SAFETY: getauxval only reads the process's auxiliary vector and
-        // is thread-safe.
-        if unsafe { getauxval(AT_HWCAP) } & HWCAP_CPUID == 0 {
-            return None;
-        }
-        let midr: u64;
-        // SAFETY: HWCAP_CPUID, checked just above, says the kernel emulates
-        // `mrs` of MIDR_EL1 at EL0; it touches no memory or flags.
-        unsafe { core::arch::asm!("mrs {}, MIDR_EL1", out(reg) midr, options(nomem, nostack, preserves_flags)) };
-        Some(midr)
-    }
-
-    #[cfg(not(any(target_os = "linux", target_os = "android")))]
-    pub(super) fn midr() -> Option<u64> {
-        None
     }
 
     #[cfg(test)]
@@ -246,7 +219,7 @@ pub(crate) fn has_compress_final(backend: Backend) -> bool {
 /// Compress the final padded block of a `total`-byte message whose last
 /// `tail.len()` bytes fit in one block with the padding (FIPS 180-4
 /// §5.1.1): with SHA-NI the block is built in registers, with AVX2 it is
-/// written by [`final_block`], with the portable backend in a buffer.
+/// written by `hash_core::arch::x86::final_block`, with the portable backend in a buffer.
 ///
 /// # Panics
 /// If this CPU (or this build) does not support `backend`, or `tail` and
@@ -263,34 +236,16 @@ where
     )
 }
 
-/// The final block written by [`final_block`], then compressed.
+/// The final block written by `hash_core::arch::x86::final_block` (one
+/// 16-byte store per row, which the AVX2 code's 16-byte loads forward
+/// from), then compressed.
 #[cfg(all(target_arch = "x86_64", feature = "avx2"))]
 #[inline]
 fn compress_final_x86(backend: Backend, state: &mut [u32; 8], tail: &[u8], total: u128) {
     // SAFETY: SSE2, which `final_block` enables, is part of x86-64.
-    let block: Block<U64> = unsafe { final_block(tail, total) }.into();
+    let block: Block<U64> =
+        unsafe { hash_core::arch::x86::final_block::<4, 64>(hash_core::Padding::Be64, tail, total) }.into();
     compress(backend, state, core::slice::from_ref(&block));
-}
-
-/// The final padded block (`hash_core::padded_rows`) written with one
-/// 16-byte store per row. The AVX2 code reads the block with 16-byte loads,
-/// which the store buffer forwards from stores of the same 16 bytes; from
-/// the byte-wise stores of padding in a buffer it cannot, and a one-block
-/// message's schedule would wait for those to retire.
-#[cfg(all(target_arch = "x86_64", feature = "avx2"))]
-#[inline]
-#[target_feature(enable = "sse2")]
-fn final_block(tail: &[u8], total: u128) -> [u8; 64] {
-    use core::arch::x86_64::{_mm_set_epi64x, _mm_storeu_si128};
-    let rows = hash_core::padded_rows::<4>(hash_core::Padding::Be64, tail, total);
-    let mut block = [0u8; 64];
-    for (dst, row) in block.chunks_exact_mut(16).zip(rows) {
-        let v = _mm_set_epi64x((row >> 64) as i64, row as i64);
-        // SAFETY: `dst` is 16 writable bytes; `storeu` has no alignment
-        // requirement.
-        unsafe { _mm_storeu_si128(dst.as_mut_ptr().cast(), v) };
-    }
-    block
 }
 
 /// A multi-buffer engine behind `digest_many`.
@@ -390,7 +345,8 @@ pub(crate) fn digest_many<A>(backend: Backend, inputs: &[&[u8]], outputs: &mut [
 where
     A: hash_core::FixedAlgorithm<State = [u32; 8], Backend = Backend>,
 {
-    hash_core::check_batch(inputs.len(), outputs.len());
+    // Every engine ends in a `hash_core::multi` function, which checks
+    // that the slices pair up.
     if !backend.is_supported() {
         unsupported(backend)
     }

@@ -84,20 +84,7 @@ const fn rel(from: u32, to: u32) -> u32 {
     (from + 64 - to) % 64
 }
 
-/// `x`, opaque to the optimizer (see the module docs).
-#[inline(always)]
-fn opaque(x: u64) -> u64 {
-    #[cfg(target_arch = "aarch64")]
-    {
-        let mut x = x;
-        // SAFETY: an empty instruction sequence that reads and writes one
-        // register: no memory, stack or flags are touched.
-        unsafe { core::arch::asm!("/* {0} */", inout(reg) x, options(pure, nomem, nostack, preserves_flags)) };
-        x
-    }
-    #[cfg(not(target_arch = "aarch64"))]
-    x
-}
+use hash_core::arch::opaque_u64 as opaque;
 
 /// A round boundary the scheduler cannot cross: every lane passes through
 /// one empty `asm!` statement (see the module docs).

@@ -186,7 +186,8 @@ pub(crate) fn has_compress_final(backend: Backend) -> bool {
 
 /// Compress the final padded block of a `total`-byte message whose last
 /// `tail.len()` bytes fit in one block with the padding (FIPS 180-4
-/// §5.1.2). The x86 backends get the block as written by [`final_block`];
+/// §5.1.2). The x86 backends get the block as written by
+/// `hash_core::arch::x86::final_block` (one 16-byte store per row);
 /// the portable one pads in a buffer. `A` is one of the SHA-512 family.
 ///
 /// # Panics
@@ -200,32 +201,11 @@ where
     #[cfg(target_arch = "x86_64")]
     if has_compress_final(backend) {
         // SAFETY: SSE2, which `final_block` enables, is part of x86-64.
-        let block: Block<U128> = unsafe { final_block(tail, total) }.into();
+        let block: Block<U128> =
+            unsafe { hash_core::arch::x86::final_block::<8, 128>(hash_core::Padding::Be128, tail, total) }.into();
         return compress(backend, state, core::slice::from_ref(&block));
     }
     hash_core::compress_final_buffered::<A>(backend, state, tail, total);
-}
-
-/// The final padded block (`hash_core::padded_rows`) written with one
-/// 16-byte store per row. The backends read the block with 16- and 32-byte
-/// loads, which the store buffer forwards from stores of those bytes
-/// (Intel cores forward a 32-byte load from two 16-byte stores); from the
-/// byte-wise stores of padding in a buffer it cannot, and a one-block
-/// message's rounds would wait for those to retire.
-#[cfg(target_arch = "x86_64")]
-#[inline]
-#[target_feature(enable = "sse2")]
-fn final_block(tail: &[u8], total: u128) -> [u8; 128] {
-    use core::arch::x86_64::{_mm_set_epi64x, _mm_storeu_si128};
-    let rows = hash_core::padded_rows::<8>(hash_core::Padding::Be128, tail, total);
-    let mut block = [0u8; 128];
-    for (dst, row) in block.chunks_exact_mut(16).zip(rows) {
-        let v = _mm_set_epi64x((row >> 64) as i64, row as i64);
-        // SAFETY: `dst` is 16 writable bytes; `storeu` has no alignment
-        // requirement.
-        unsafe { _mm_storeu_si128(dst.as_mut_ptr().cast(), v) };
-    }
-    block
 }
 
 /// Hash each of `inputs` into the matching `outputs` slot with `backend`'s
@@ -237,7 +217,8 @@ pub(crate) fn digest_many<A>(backend: Backend, inputs: &[&[u8]], outputs: &mut [
 where
     A: FixedAlgorithm<Backend = Backend, State = [u64; 8], BlockSize = U128>,
 {
-    hash_core::check_batch(inputs.len(), outputs.len());
+    // Every engine ends in a `hash_core::multi` function, which checks
+    // that the slices pair up.
     backend_dispatch!(backend;
         Avx512 => unsafe { x86_avx512::digest_many::<A>(inputs, outputs) },
         Avx2 => unsafe { x86_avx2::digest_many::<A>(inputs, outputs) },
