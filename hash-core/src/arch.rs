@@ -32,8 +32,9 @@ pub fn opaque_u64(x: u64) -> u64 {
 #[cfg(target_arch = "x86_64")]
 pub mod x86 {
     use core::arch::x86_64::{
-        __m256i, __m512i, _mm_set_epi64x, _mm_storeu_si128, _mm512_setzero_si512, _mm512_shuffle_i32x4,
-        _mm512_unpackhi_epi32, _mm512_unpackhi_epi64, _mm512_unpacklo_epi32, _mm512_unpacklo_epi64,
+        __m256i, __m512i, _mm_set_epi64x, _mm_storeu_si128, _mm512_loadu_si512, _mm512_set_epi64, _mm512_setzero_si512,
+        _mm512_shuffle_epi8, _mm512_shuffle_i32x4, _mm512_unpackhi_epi32, _mm512_unpackhi_epi64, _mm512_unpacklo_epi32,
+        _mm512_unpacklo_epi64,
     };
 
     use crate::Padding;
@@ -151,6 +152,35 @@ pub mod x86 {
             out[12 + m] = _mm512_shuffle_i32x4::<0xdd>(x1, x3);
         }
         out
+    }
+
+    /// The 64-byte block at byte `at` of each of 16 lanes as sixteen
+    /// big-endian 32-bit message words (SHA-1 and SHA-256: FIPS 180-4
+    /// §3.1, §5.2.1), one word of all lanes per register: register `j`
+    /// holds word `j` of every lane.
+    ///
+    /// The lanes come as pointers and the sixteen loads are written out:
+    /// from a loop over slices, LLVM kept a bounds check per lane and block
+    /// and bounced the rows through a zeroed stack array.
+    ///
+    /// # Safety
+    /// Every pointer in `lanes` must be valid for reads of `at + 64` bytes,
+    /// and outside code compiled with AVX-512F and AVX-512BW the CPU must
+    /// have them.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw")]
+    pub unsafe fn load_be_words_16x16(lanes: &[*const u8; 16], at: usize) -> [__m512i; 16] {
+        let swap = 0x0c0d_0e0f_0809_0a0b;
+        let lo = 0x0405_0607_0001_0203;
+        let swap = _mm512_set_epi64(swap, lo, swap, lo, swap, lo, swap, lo);
+        macro_rules! rows {
+            ($($lane:literal)*) => {[$(
+                // SAFETY: the caller guarantees 64 readable bytes at `at` in
+                // every lane; loadu has no alignment requirement.
+                _mm512_shuffle_epi8(unsafe { _mm512_loadu_si512(lanes[$lane].add(at).cast()) }, swap),
+            )*]};
+        }
+        transpose_16x16_epi32(&rows!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15))
     }
 }
 
