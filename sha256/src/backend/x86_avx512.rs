@@ -59,7 +59,7 @@ const LANES: usize = 16;
 fn min_active(single: Backend) -> usize {
     match single {
         Backend::ShaNi => 6,
-        _ => 2,
+        Backend::Avx2 | Backend::ArmSha | Backend::Portable => 2,
     }
 }
 
