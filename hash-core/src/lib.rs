@@ -22,7 +22,8 @@
 //!
 //! Nothing here allocates.
 #![no_std]
-#![forbid(unsafe_code)]
+// Only `arch` (the SIMD helpers several backends share) allows `unsafe`.
+#![deny(unsafe_code)]
 // generic-array 0.14.9 marks itself deprecated in favour of 1.x, but the
 // `digest` 0.10 / `block-buffer` 0.10 line this crate interoperates with is
 // built on 0.14.
@@ -34,6 +35,8 @@
 #[cfg(any(feature = "std", test))]
 extern crate std;
 
+#[allow(unsafe_code)]
+pub mod arch;
 mod backend;
 pub mod cpu;
 #[cfg(feature = "digest011")]
@@ -44,12 +47,18 @@ mod fixed;
 pub mod merkle;
 pub mod multi;
 mod pairs;
+pub mod table;
 #[cfg(feature = "testing")]
 pub mod testing;
 mod xof;
 
 pub use backend::{BackendKind, DetectCache, UnsupportedBackend, unsupported};
 pub use block_buffer;
+// The `cpufeatures` checks that `backend_table!` generates in the calling
+// crate.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+#[doc(hidden)]
+pub use cpufeatures as __cpufeatures;
 pub use fixed::{Core, Hasher, compress_final_buffered, padded_rows};
 pub use generic_array;
 pub use generic_array::typenum;
@@ -174,7 +183,8 @@ pub trait FixedAlgorithm: Algorithm {
     /// The default hashes the messages one by one; multi-buffer backends
     /// override it. Like [`Algorithm::compress`], this is reachable from
     /// safe code with any backend and any slices: implementations check
-    /// backend support and call [`check_batch`] themselves.
+    /// backend support, and call [`check_batch`] themselves or hand the
+    /// batch to a [`multi`] function, which does.
     ///
     /// # Panics
     /// If `inputs.len() != outputs.len()`, or `backend` is not supported.
@@ -223,7 +233,8 @@ pub trait XofAlgorithm: Algorithm<State = [u64; 25]> {
     /// Absorb each of `inputs` and squeeze the matching `outputs` slot full.
     ///
     /// The default works message by message; multi-buffer backends override
-    /// it, checking backend support and calling [`check_batch`] themselves.
+    /// it, checking backend support and calling [`check_batch`] themselves
+    /// (or handing the batch to a [`multi`] function, which does).
     ///
     /// # Panics
     /// If `inputs.len() != outputs.len()`, or `backend` is not supported.

@@ -518,4 +518,7 @@ pub fn check_scheduler<A: FixedAlgorithm>(backend: A::Backend) {
     }
 }
 
+pub mod engines;
 pub mod kat;
+
+pub use engines::check_engine;

@@ -6,8 +6,8 @@
 //! so each arm that runs `target_feature` code first checks, at run time,
 //! that this CPU has those features.
 
+use hash_core::Block;
 use hash_core::typenum::U64;
-use hash_core::{BackendKind, Block, DetectCache};
 
 #[cfg(all(target_arch = "aarch64", target_endian = "little", feature = "aarch64"))]
 mod aarch64_asm;
@@ -28,115 +28,58 @@ use x86_asm as x86_single;
 #[cfg(all(target_arch = "x86_64", feature = "x86", not(feature = "asm")))]
 use x86_scalar as x86_single;
 
-#[cfg(all(target_arch = "x86_64", feature = "x86"))]
-cpufeatures::new!(bmi1_cpuid, "bmi1");
-#[cfg(all(target_arch = "x86_64", feature = "avx2"))]
-cpufeatures::new!(avx2_cpuid, "avx2", "bmi1");
-#[cfg(all(target_arch = "x86_64", feature = "avx512"))]
-cpufeatures::new!(avx512_cpuid, "avx512f", "bmi1");
-
-/// An MD5 compression backend.
-///
-/// [`Backend::detect`] picks the best one for this CPU; every hasher's
-/// `with_backend` forces one (it panics, naming the missing CPU features, if
-/// this CPU lacks them; `try_with_backend` returns the error instead).
-///
-/// Every variant exists on every target; the ones this build or CPU cannot
-/// run report `is_supported() == false`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Backend {
-    /// AVX-512F and BMI1 (x86-64, cargo feature `avx512`). One message is
-    /// hashed with the [`Backend::X86`] scalar code; `digest_many` hashes up
-    /// to 64 messages at a time in the 32-bit lanes of AVX-512 registers, as
-    /// 1, 2 or 4 interleaved groups of 16 lanes depending on the batch size
-    /// (two messages or fewer go through the scalar code).
-    Avx512,
-    /// AVX2 and BMI1 (x86-64, cargo feature `avx2`). One message is hashed
-    /// with the [`Backend::X86`] scalar code (MD5 is one long dependency
-    /// chain, which SIMD cannot shorten); `digest_many` hashes up to 32
-    /// messages at a time in the 32-bit lanes of AVX2 registers, as 1, 2 or
-    /// 4 interleaved groups of 8 lanes depending on the batch size (two
-    /// messages or fewer go through the scalar code).
-    Avx2,
-    /// Scalar x86-64 with BMI1 (cargo feature `x86`), scheduled for a short
-    /// critical path: inline assembly with the cargo feature `asm` (the
-    /// default), else Rust. `digest_many` hashes the messages one after
-    /// another.
-    X86,
-    /// Scalar aarch64 (little-endian; no extension needed): inline
-    /// assembly scheduled for a short critical path, with the round
-    /// constants loaded in pairs and the message words kept in registers
-    /// (see `aarch64_asm.rs`). `digest_many` hashes 4 or 8 messages at a
-    /// time in the 32-bit lanes of NEON registers, as 1 or 2 interleaved
-    /// groups of 4 depending on the batch size (two messages or fewer go
-    /// through the scalar code). Cargo feature `aarch64` (on by default).
-    Aarch64,
-    /// Safe, fully unrolled Rust; runs everywhere. `digest_many` hashes the
-    /// messages one after another.
-    Portable,
-}
-
-static DETECTED: DetectCache = DetectCache::new();
-
-impl BackendKind for Backend {
-    const ALL: &'static [Backend] =
-        &[Backend::Avx512, Backend::Avx2, Backend::X86, Backend::Aarch64, Backend::Portable];
-
-    fn name(self) -> &'static str {
-        match self {
-            Backend::Avx512 => "avx512",
-            Backend::Avx2 => "avx2",
-            Backend::X86 => "x86",
-            Backend::Aarch64 => "aarch64",
-            Backend::Portable => "portable",
-        }
+hash_core::backend_table! {
+    at crate::backend, panics "MD5";
+    /// An MD5 compression backend.
+    ///
+    /// [`Backend::detect`] picks the best one for this CPU; every hasher's
+    /// `with_backend` forces one (it panics, naming the missing CPU features, if
+    /// this CPU lacks them; `try_with_backend` returns the error instead).
+    ///
+    /// Every variant exists on every target; the ones this build or CPU cannot
+    /// run report `is_supported() == false`.
+    pub enum Backend {
+        /// AVX-512F and BMI1 (x86-64, cargo feature `avx512`). One message is
+        /// hashed with the [`Backend::X86`] scalar code; `digest_many` hashes up
+        /// to 64 messages at a time in the 32-bit lanes of AVX-512 registers, as
+        /// 1, 2 or 4 interleaved groups of 16 lanes depending on the batch size
+        /// (two messages or fewer go through the scalar code).
+        Avx512 = "avx512" if (all(target_arch = "x86_64", feature = "avx512"))
+            cpu [features "avx512f", "bmi1"] requires [x86 "avx512"];
+        /// AVX2 and BMI1 (x86-64, cargo feature `avx2`). One message is hashed
+        /// with the [`Backend::X86`] scalar code (MD5 is one long dependency
+        /// chain, which SIMD cannot shorten); `digest_many` hashes up to 32
+        /// messages at a time in the 32-bit lanes of AVX2 registers, as 1, 2 or
+        /// 4 interleaved groups of 8 lanes depending on the batch size (two
+        /// messages or fewer go through the scalar code).
+        Avx2 = "avx2" if (all(target_arch = "x86_64", feature = "avx2"))
+            cpu [features "avx2", "bmi1"] requires [x86 "avx2"];
+        /// Scalar x86-64 with BMI1 (cargo feature `x86`), scheduled for a short
+        /// critical path: inline assembly with the cargo feature `asm` (the
+        /// default), else Rust. `digest_many` hashes the messages one after
+        /// another.
+        X86 = "x86" if (all(target_arch = "x86_64", feature = "x86"))
+            cpu [features "bmi1"] requires [x86 "x86"];
+        /// Scalar aarch64 (little-endian; no extension needed): inline
+        /// assembly scheduled for a short critical path, with the round
+        /// constants loaded in pairs and the message words kept in registers
+        /// (see `aarch64_asm.rs`). `digest_many` hashes 4 or 8 messages at a
+        /// time in the 32-bit lanes of NEON registers, as 1 or 2 interleaved
+        /// groups of 4 depending on the batch size (two messages or fewer go
+        /// through the scalar code). Cargo feature `aarch64` (on by default).
+        Aarch64 = "aarch64" if (all(target_arch = "aarch64", target_endian = "little", feature = "aarch64"))
+            cpu [always] requires ["little-endian aarch64" "aarch64"];
+        /// Safe, fully unrolled Rust; runs everywhere. `digest_many` hashes the
+        /// messages one after another.
+        Portable = "portable" if (all()) cpu [always] requires [];
     }
-
-    fn requires(self) -> &'static str {
-        match self {
-            Backend::Avx512 => "x86-64 with avx512f, bmi1 and the `avx512` cargo feature",
-            Backend::Avx2 => "x86-64 with avx2, bmi1 and the `avx2` cargo feature",
-            Backend::X86 => "x86-64 with bmi1 and the `x86` cargo feature",
-            Backend::Aarch64 => "little-endian aarch64 and the `aarch64` cargo feature",
-            Backend::Portable => "",
-        }
+    checks {
+        // NEON is enabled for the whole build on the standard aarch64
+        // targets: nothing to check at run time.
+        neon if (all(target_arch = "aarch64", target_endian = "little", feature = "aarch64", target_feature = "neon"))
+            cpu [always];
     }
-
-    #[inline]
-    fn is_supported(self) -> bool {
-        match self {
-            #[cfg(all(target_arch = "x86_64", feature = "avx512"))]
-            Backend::Avx512 => avx512_cpuid::get(),
-            #[cfg(all(target_arch = "x86_64", feature = "avx2"))]
-            Backend::Avx2 => avx2_cpuid::get(),
-            #[cfg(all(target_arch = "x86_64", feature = "x86"))]
-            Backend::X86 => bmi1_cpuid::get(),
-            #[cfg(all(target_arch = "aarch64", target_endian = "little", feature = "aarch64"))]
-            Backend::Aarch64 => true,
-            Backend::Portable => true,
-            #[allow(unreachable_patterns)]
-            _ => false,
-        }
-    }
-
-    #[inline]
-    fn detect() -> Self {
-        DETECTED.get()
-    }
-
-    fn batch_engine(self, messages: usize) -> &'static str {
-        batch_engine(self, messages)
-    }
-}
-
-hash_core::backend_api!(Backend);
-
-#[cold]
-#[inline(never)]
-#[track_caller]
-fn unsupported(backend: Backend) -> ! {
-    hash_core::unsupported("MD5", backend)
+    batch_engine: crate::backend::batch_engine;
 }
 
 /// Compress `blocks` into `state` with `backend` (RFC 1321 §3.4).
@@ -145,21 +88,13 @@ fn unsupported(backend: Backend) -> ! {
 /// If this CPU or build does not support `backend`.
 #[inline]
 pub(crate) fn compress(backend: Backend, state: &mut [u32; 4], blocks: &[Block<U64>]) {
-    match backend {
-        Backend::Portable => portable::compress(state, blocks),
-        #[cfg(all(target_arch = "x86_64", feature = "x86"))]
-        Backend::X86 | Backend::Avx2 | Backend::Avx512 if backend.is_supported() => {
-            // SAFETY: the scalar code needs BMI1. `is_supported()` has just
-            // returned true, and for these variants it includes the run-time
-            // check for BMI1 (`bmi1_cpuid` / `avx2_cpuid` / `avx512_cpuid`).
-            unsafe { x86_single::compress(state, blocks) }
-        }
+    backend_dispatch!(backend;
+        // The scalar code needs BMI1, which every x86 row checks.
+        Avx512 | Avx2 | X86 => unsafe { x86_single::compress(state, blocks) },
         // Baseline aarch64: nothing to check at run time.
-        #[cfg(all(target_arch = "aarch64", target_endian = "little", feature = "aarch64"))]
-        Backend::Aarch64 => aarch64_asm::compress(state, blocks),
-        #[allow(unreachable_patterns)]
-        _ => unsupported(backend),
-    }
+        Aarch64 => safe { aarch64_asm::compress(state, blocks) },
+        Portable => safe { portable::compress(state, blocks) },
+    )
 }
 
 /// Run `compress::<M>` on the first `M` of the `N` lanes.
@@ -177,31 +112,26 @@ fn first_lanes<'d, const M: usize, const N: usize>(
 /// The AVX2 batch engine: up to four interleaved groups of 8 lanes, as many
 /// as the busy lanes need (see [`digest_many`]).
 ///
-/// # Panics
-/// If this CPU or build does not support `Backend::Avx2`.
+/// # Safety
+/// The CPU must have AVX2 (`Backend::Avx2`'s check).
 #[cfg(all(target_arch = "x86_64", feature = "avx2"))]
-fn digest_many_avx2(inputs: &[&[u8]], outputs: &mut [[u8; 16]]) {
-    if !Backend::Avx2.is_supported() {
-        unsupported(Backend::Avx2)
-    }
+unsafe fn digest_many_avx2(inputs: &[&[u8]], outputs: &mut [[u8; 16]]) {
     hash_core::multi::digest_many_lanes_narrowing::<crate::algorithm::Md5, 32>(
         Backend::Avx2,
         inputs,
         outputs,
         MIN_ACTIVE,
         |states, data, busy| {
-            // The lane engine needs AVX2, which `avx2_cpuid` (behind
-            // `Backend::Avx2.is_supported()`, checked above) has found.
             match busy {
                 0..=8 => first_lanes::<8, 32>(states, data, |s, d| {
-                    // SAFETY: AVX2 checked above.
+                    // SAFETY: AVX2, this function's contract.
                     unsafe { x86_avx2::compress_lanes::<8>(s, d) }
                 }),
                 9..=16 => first_lanes::<16, 32>(states, data, |s, d| {
-                    // SAFETY: AVX2 checked above.
+                    // SAFETY: AVX2, this function's contract.
                     unsafe { x86_avx2::compress_lanes::<16>(s, d) }
                 }),
-                // SAFETY: AVX2 checked above.
+                // SAFETY: AVX2, this function's contract.
                 _ => unsafe { x86_avx2::compress_lanes::<32>(states, data) },
             }
         },
@@ -211,32 +141,26 @@ fn digest_many_avx2(inputs: &[&[u8]], outputs: &mut [[u8; 16]]) {
 /// The AVX-512 batch engine: up to `N / 16` interleaved groups of 16
 /// lanes, as many as the busy lanes need (see [`digest_many`]).
 ///
-/// # Panics
-/// If this CPU or build does not support `Backend::Avx512`.
+/// # Safety
+/// The CPU must have AVX-512F (`Backend::Avx512`'s check).
 #[cfg(all(target_arch = "x86_64", feature = "avx512"))]
-fn digest_many_avx512<const N: usize>(inputs: &[&[u8]], outputs: &mut [[u8; 16]]) {
-    if !Backend::Avx512.is_supported() {
-        unsupported(Backend::Avx512)
-    }
+unsafe fn digest_many_avx512<const N: usize>(inputs: &[&[u8]], outputs: &mut [[u8; 16]]) {
     hash_core::multi::digest_many_lanes_narrowing::<crate::algorithm::Md5, N>(
         Backend::Avx512,
         inputs,
         outputs,
         MIN_ACTIVE,
         |states, data, busy| {
-            // The lane engine needs AVX-512F, which `avx512_cpuid` (behind
-            // `Backend::Avx512.is_supported()`, checked above) has found on
-            // this CPU, with the OS saving the zmm registers.
             match busy {
                 0..=16 => first_lanes::<16, N>(states, data, |s, d| {
-                    // SAFETY: AVX-512F checked above.
+                    // SAFETY: AVX-512F, this function's contract.
                     unsafe { x86_avx512::compress_lanes::<16>(s, d) }
                 }),
                 17..=32 if N > 32 => first_lanes::<32, N>(states, data, |s, d| {
-                    // SAFETY: AVX-512F checked above.
+                    // SAFETY: AVX-512F, this function's contract.
                     unsafe { x86_avx512::compress_lanes::<32>(s, d) }
                 }),
-                // SAFETY: AVX-512F checked above.
+                // SAFETY: AVX-512F, this function's contract.
                 _ => unsafe { x86_avx512::compress_lanes::<N>(states, data) },
             }
         },
@@ -246,16 +170,18 @@ fn digest_many_avx512<const N: usize>(inputs: &[&[u8]], outputs: &mut [[u8; 16]]
 /// The NEON batch engine for `N` lanes: `N / 4` groups of 4 interleaved.
 /// `min_active` is the fewest busy lanes for which it
 /// beats the scalar code once the batch has run dry.
+///
+/// # Safety
+/// The CPU must have NEON (the `neon` check: this build enables it).
 #[cfg(all(target_arch = "aarch64", target_endian = "little", feature = "aarch64", target_feature = "neon"))]
-fn digest_many_neon<const N: usize>(inputs: &[&[u8]], outputs: &mut [[u8; 16]], min_active: usize) {
+unsafe fn digest_many_neon<const N: usize>(inputs: &[&[u8]], outputs: &mut [[u8; 16]], min_active: usize) {
     hash_core::multi::digest_many_lanes::<crate::algorithm::Md5, N>(
         Backend::Aarch64,
         inputs,
         outputs,
         min_active,
         |states, data| {
-            // SAFETY: the lane engine needs NEON, which this build enables
-            // for the whole program (the cfg on this function).
+            // SAFETY: NEON, this function's contract.
             unsafe { aarch64_neon::compress_lanes::<N>(states, data) }
         },
     );
@@ -264,7 +190,6 @@ fn digest_many_neon<const N: usize>(inputs: &[&[u8]], outputs: &mut [[u8; 16]], 
 /// How many interleaved groups of 16 lanes the AVX-512 engine runs at
 /// most: four on AMD, two elsewhere, decided once per process (see
 /// [`digest_many`]).
-#[cfg(all(target_arch = "x86_64", feature = "avx512"))]
 fn avx512_groups() -> usize {
     static CHOSEN: hash_core::cpu::EngineCache<1> = hash_core::cpu::EngineCache::new();
     CHOSEN.get(0, &[2, 4], || if hash_core::cpu::vendor() == hash_core::cpu::Vendor::Amd { 4 } else { 2 })
@@ -279,25 +204,26 @@ const MIN_ACTIVE: usize = 3;
 /// The engine a batch of `messages` runs on with `backend` (see
 /// [`digest_many`]).
 pub(crate) fn batch_engine(backend: Backend, messages: usize) -> &'static str {
+    if messages < 3 || !backend.is_supported() {
+        return "one by one";
+    }
     match backend {
-        _ if messages < 3 => "one by one",
-        #[cfg(all(target_arch = "x86_64", feature = "avx512"))]
-        Backend::Avx512 if backend.is_supported() => match messages {
+        Backend::Avx512 => match messages {
             0..=16 => "avx512 16 lanes",
             17..=32 => "avx512 2x16 lanes, narrowing",
             _ if avx512_groups() == 4 => "avx512 4x16 lanes, narrowing",
             _ => "avx512 2x16 lanes, narrowing",
         },
-        Backend::Avx2 if backend.is_supported() => match messages {
+        Backend::Avx2 => match messages {
             0..=8 => "avx2 8 lanes",
             9..=16 => "avx2 2x8 lanes, narrowing",
             _ => "avx2 4x8 lanes, narrowing",
         },
-        Backend::Aarch64 if backend.is_supported() && cfg!(target_feature = "neon") => match messages {
+        Backend::Aarch64 if backend_checked!(supported neon) => match messages {
             0..=4 => "neon 4 lanes",
             _ => "neon 2x4 lanes",
         },
-        _ => "one by one",
+        Backend::Aarch64 | Backend::X86 | Backend::Portable => "one by one",
     }
 }
 
@@ -327,87 +253,73 @@ pub(crate) fn batch_engine(backend: Backend, messages: usize) -> &'static str {
 /// If this CPU or build does not support `backend` (or the slices differ in
 /// length; the callers have checked that).
 pub(crate) fn digest_many(backend: Backend, inputs: &[&[u8]], outputs: &mut [[u8; 16]]) {
-    hash_core::check_batch(inputs.len(), outputs.len());
-    match backend {
-        #[cfg(all(target_arch = "x86_64", feature = "avx512"))]
-        Backend::Avx512 if backend.is_supported() => match avx512_groups() {
-            4 => digest_many_avx512::<64>(inputs, outputs),
-            _ => digest_many_avx512::<32>(inputs, outputs),
-        },
-        #[cfg(all(target_arch = "x86_64", feature = "avx2"))]
-        Backend::Avx2 if backend.is_supported() => digest_many_avx2(inputs, outputs),
-        // NEON is enabled for the whole build (standard aarch64 targets):
-        // no run-time check. The widths and `min_active` are estimates on
-        // paper (see `aarch64_neon.rs`), not measurements.
-        #[cfg(all(target_arch = "aarch64", target_endian = "little", feature = "aarch64", target_feature = "neon"))]
-        Backend::Aarch64 => match inputs.len() {
-            0..=4 => digest_many_neon::<4>(inputs, outputs, 3),
-            _ => digest_many_neon::<8>(inputs, outputs, 3),
-        },
-        _ => {
-            if !backend.is_supported() {
-                unsupported(backend)
+    // Every engine ends in a `hash_core::multi` function, which checks
+    // that the slices pair up.
+    let one_by_one = |inputs: &[&[u8]], outputs: &mut [[u8; 16]]| {
+        hash_core::multi::digest_one_by_one::<crate::algorithm::Md5>(backend, inputs, outputs)
+    };
+    backend_dispatch!(backend;
+        Avx512 => unsafe {
+            match avx512_groups() {
+                4 => digest_many_avx512::<64>(inputs, outputs),
+                _ => digest_many_avx512::<32>(inputs, outputs),
             }
-            hash_core::multi::digest_one_by_one::<crate::algorithm::Md5>(backend, inputs, outputs);
-        }
-    }
+        },
+        Avx2 => unsafe { digest_many_avx2(inputs, outputs) },
+        // The widths and `min_active` are estimates on paper (see
+        // `aarch64_neon.rs`), not measurements.
+        Aarch64 => safe {
+            backend_checked!(neon, else one_by_one(inputs, outputs), unsafe {
+                match inputs.len() {
+                    0..=4 => digest_many_neon::<4>(inputs, outputs, 3),
+                    _ => digest_many_neon::<8>(inputs, outputs, 3),
+                }
+            })
+        },
+        X86 | Portable => safe { one_by_one(inputs, outputs) },
+    )
 }
 
 #[cfg(test)]
 mod tests {
-    use super::Backend;
-    use hash_core::testing::{Rng, say};
-    use std::vec;
-    use std::vec::Vec;
+    use hash_core::testing::check_engine;
+
+    use crate::algorithm::Md5;
 
     /// Every lane engine at every width this CPU runs (whichever one this
     /// CPU's rule picks), on batches of mixed and of equal lengths, against
     /// the portable backend.
     #[test]
     fn every_lane_engine_matches_portable() {
-        type Run = fn(&[&[u8]], &mut [[u8; 16]]);
-        let mut engines: Vec<(&str, Backend, Run)> = Vec::new();
-        #[cfg(all(target_arch = "x86_64", feature = "avx512"))]
-        {
-            engines.push(("avx512 2x16", Backend::Avx512, super::digest_many_avx512::<32>));
-            engines.push(("avx512 4x16", Backend::Avx512, super::digest_many_avx512::<64>));
-        }
-        #[cfg(all(target_arch = "x86_64", feature = "avx2"))]
-        engines.push(("avx2 4x8", Backend::Avx2, super::digest_many_avx2));
-        #[cfg(all(target_arch = "aarch64", target_endian = "little", feature = "aarch64", target_feature = "neon"))]
-        {
-            engines.push(("neon 4", Backend::Aarch64, |i, o| super::digest_many_neon::<4>(i, o, 3)));
-            engines.push(("neon 2x4", Backend::Aarch64, |i, o| super::digest_many_neon::<8>(i, o, 3)));
-        }
-        // Keeps `mut` needed on targets without any lane engine.
-        engines.retain(|_| true);
-        for (name, backend, run) in engines {
-            if !backend.is_supported() {
-                say(format_args!("md5: SKIPPED lane engine {name}: this CPU lacks [{backend}]"));
-                continue;
-            }
-            let mut rng = Rng::new(0x5eed_0d05);
-            for batch in [1usize, 2, 3, 5, 8, 9, 16, 17, 20, 33, 40, 64, 65, 100] {
-                for equal in [false, true] {
-                    let common = rng.below(3000);
-                    let msgs: Vec<Vec<u8>> = (0..batch)
-                        .map(|_| {
-                            let len = if equal { common } else { rng.below(3000) };
-                            rng.bytes(len)
-                        })
-                        .collect();
-                    let inputs: Vec<&[u8]> = msgs.iter().map(|m| &m[..]).collect();
-                    let mut got = vec![[0u8; 16]; batch];
-                    run(&inputs, &mut got);
-                    for (i, (m, d)) in msgs.iter().zip(&got).enumerate() {
-                        assert_eq!(
-                            *d,
-                            crate::Md5::digest_with_backend(Backend::Portable, m),
-                            "{name}: batch {batch}, message {i}"
-                        );
-                    }
-                }
-            }
-        }
+        const BATCHES: &[usize] = &[1, 2, 3, 5, 8, 9, 16, 17, 20, 33, 40, 64, 65, 100];
+        type Run<'a> = &'a dyn Fn(&[&[u8]], &mut [[u8; 16]]);
+        let check =
+            |name, supported, run: Run<'_>| check_engine::<Md5>("md5", name, supported, 0x5eed_0d05, BATCHES, run);
+        let skip = |_: &[&[u8]], _: &mut [[u8; 16]]| unreachable!("not run: unsupported");
+        check(
+            "avx512 2x16",
+            backend_checked!(supported Avx512),
+            &|i, o| backend_checked!(Avx512, else skip(i, o), unsafe { super::digest_many_avx512::<32>(i, o) }),
+        );
+        check(
+            "avx512 4x16",
+            backend_checked!(supported Avx512),
+            &|i, o| backend_checked!(Avx512, else skip(i, o), unsafe { super::digest_many_avx512::<64>(i, o) }),
+        );
+        check(
+            "avx2 4x8",
+            backend_checked!(supported Avx2),
+            &|i, o| backend_checked!(Avx2, else skip(i, o), unsafe { super::digest_many_avx2(i, o) }),
+        );
+        check(
+            "neon 4",
+            backend_checked!(supported neon),
+            &|i, o| backend_checked!(neon, else skip(i, o), unsafe { super::digest_many_neon::<4>(i, o, 3) }),
+        );
+        check(
+            "neon 2x4",
+            backend_checked!(supported neon),
+            &|i, o| backend_checked!(neon, else skip(i, o), unsafe { super::digest_many_neon::<8>(i, o, 3) }),
+        );
     }
 }

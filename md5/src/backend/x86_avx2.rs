@@ -17,7 +17,6 @@
 //!   and the −1 is folded into the step's constant: two logic operations
 //!   and a subtraction instead of three logic operations and an addition.
 
-use core::arch::asm;
 use core::arch::x86_64::{
     __m256i, _mm_loadu_si128, _mm256_add_epi32, _mm256_and_si256, _mm256_andnot_si256, _mm256_castsi128_si256,
     _mm256_extract_epi32, _mm256_inserti128_si256, _mm256_or_si256, _mm256_set1_epi32, _mm256_setr_epi32,
@@ -27,17 +26,7 @@ use core::arch::x86_64::{
 
 use crate::consts::{T, md5_steps};
 
-/// `v`, hidden from the optimiser: the empty `asm!` makes LLVM treat the
-/// value as unknown, which stops it from re-associating a sum across it.
-#[inline]
-#[target_feature(enable = "avx2")]
-fn opaque(mut v: __m256i) -> __m256i {
-    // SAFETY: the template is only a comment, so no instruction runs: the
-    // register holding `v` is left as it is, and no memory, stack or flags
-    // are touched (as the options declare).
-    unsafe { asm!("/* {0} */", inout(ymm_reg) v, options(pure, nomem, nostack, preserves_flags)) };
-    v
-}
+use hash_core::arch::x86::opaque_m256i as opaque;
 
 /// Load word `k` (0..16) of the block at byte `at` of each of the 8
 /// `lanes` into `x[k]`, lane `i` of the vector holding word `k` of lane

@@ -9,7 +9,6 @@
 //! are written side by side, step by step, so that the CPU overlaps their
 //! chains.
 
-use core::arch::asm;
 use core::arch::x86_64::{
     __m128i, __m512i, _mm_loadu_si128, _mm_storeu_si128, _mm512_add_epi32, _mm512_castsi128_si512,
     _mm512_castsi512_si128, _mm512_extracti32x4_epi32, _mm512_inserti32x4, _mm512_rol_epi32, _mm512_set1_epi32,
@@ -33,17 +32,7 @@ mod table {
     pub(super) const I: i32 = 0x39;
 }
 
-/// `v`, hidden from the optimiser: the empty `asm!` makes LLVM treat the
-/// value as unknown, which stops it from re-associating a sum across it.
-#[inline]
-#[target_feature(enable = "avx512f")]
-fn opaque(mut v: __m512i) -> __m512i {
-    // SAFETY: the template is only a comment, so no instruction runs: the
-    // register holding `v` is left as it is, and no memory, stack or flags
-    // are touched (as the options declare).
-    unsafe { asm!("/* {0} */", inout(zmm_reg) v, options(pure, nomem, nostack, preserves_flags)) };
-    v
-}
+use hash_core::arch::x86::opaque_m512i as opaque;
 
 /// Transpose 16 rows of 4 words: word `j` of `rows[i]` goes to lane `i`
 /// of vector `j`.

@@ -2,7 +2,7 @@
 //! function for a [`Backend`].
 
 use hash_core::typenum::U64;
-use hash_core::{BackendKind, Block, DetectCache};
+use hash_core::{BackendKind, Block};
 
 use crate::algorithm::Sha1;
 
@@ -16,175 +16,110 @@ mod x86_avx512;
 #[cfg(all(target_arch = "x86_64", feature = "shani"))]
 mod x86_shani;
 
-#[cfg(all(target_arch = "x86_64", feature = "shani"))]
-cpufeatures::new!(cpuid_shani, "sha", "sse2", "ssse3", "sse4.1");
-#[cfg(all(target_arch = "x86_64", feature = "shani", feature = "avx512"))]
-cpufeatures::new!(cpuid_shani_avx512, "sha", "sse2", "ssse3", "sse4.1", "avx512f", "avx512vl");
-#[cfg(all(target_arch = "x86_64", feature = "avx2"))]
-cpufeatures::new!(cpuid_avx2, "avx2", "bmi1", "bmi2");
-// `sha2` covers FEAT_SHA1 and FEAT_SHA256 in Rust and LLVM; cpufeatures
-// tests Linux HWCAP_SHA2 (macOS: always present). The Arm architecture
-// requires FEAT_SHA1 wherever FEAT_SHA256 is implemented
-// (ID_AA64ISAR0_EL1.SHA2 is nonzero only if .SHA1 is).
-#[cfg(all(target_arch = "aarch64", feature = "arm-sha"))]
-cpufeatures::new!(cpu_arm_sha, "sha2");
-#[cfg(all(target_arch = "x86_64", feature = "avx512"))]
-cpufeatures::new!(cpuid_avx512, "avx512f", "avx512bw");
-
-/// A SHA-1 compression backend.
-///
-/// [`Backend::detect`] picks the best one for this CPU; every hasher's
-/// `with_backend` forces one (it panics, naming the missing CPU features, if
-/// this CPU lacks them; `try_with_backend` returns the error instead).
-///
-/// The value selects the code for one message; `digest_many` batches run
-/// on the engine that [`Backend::batch_engine`] names, chosen once per
-/// process among the engines this CPU has:
-///
-/// | backend | CPU | batch engine |
-/// |---|---|---|
-/// | `sha-ni-avx512`, `sha-ni` | AMD (and Hygon) | 5 interleaved SHA-NI streams |
-/// | `sha-ni-avx512`, `sha-ni` | other vendors, with AVX-512F/BW | 16 AVX-512 lanes |
-/// | `sha-ni` | other vendors, with AVX2 only | 8 AVX2 lanes |
-/// | `avx2` | with AVX-512F/BW | 16 AVX-512 lanes |
-/// | `avx2` | without | 8 AVX2 lanes |
-/// | `portable` | any | one by one |
-///
-/// Why: on AMD Zen cores `sha1rnds4` is latency-bound, so five interleaved
-/// streams run 2.6 times as fast as one (AMD EPYC, Zen 5); on Intel cores
-/// it is throughput-bound, and interleaving gained nothing (1.00x on an
-/// Intel Xeon, Sapphire Rapids class) while 8 AVX2 lanes ran 1.81 times
-/// and 16 AVX-512 lanes about 3 times as fast as one SHA-NI stream. In
-/// every case the last few messages of a batch, once too few lanes would
-/// be busy, finish on the single-stream code of the backend itself.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Backend {
-    /// The x86 SHA extensions with the message schedule on the AVX-512VL
-    /// vector ALUs, picked by `detect()` off AMD (it is timed on Intel
-    /// only; AMD keeps `sha-ni`). One message: `sha1rnds4` is the only instruction on
-    /// the SHA unit; the schedule (FIPS 180-4 §6.1.2) and each group's `e`
-    /// are computed with `vprold`, `vpternlogd` and masked `vpaddd` on
-    /// `xmm` registers (1.23 times the `sha-ni` throughput on an Intel
-    /// Xeon, Sapphire Rapids class, whose SHA unit `sha1msg2` keeps busy as
-    /// long as a `sha1rnds4`). `digest_many`: as `sha-ni` (see the table
-    /// above). Needs x86-64 with `sha`, `sse2`, `ssse3`, `sse4.1`,
-    /// `avx512f`, `avx512vl`, and the `shani` and `avx512` cargo features
-    /// (on by default).
-    ShaNiAvx512,
-    /// The x86 SHA extensions (`sha1rnds4` and friends: four rounds per
-    /// instruction). One message: one instruction stream, bound by the
-    /// latency of `sha1rnds4`. `digest_many`: see the table above; its
-    /// own engine runs five messages at a time with their instruction
-    /// streams interleaved, which keeps the SHA unit busy while each stream
-    /// waits on its last round. Needs x86-64 with `sha`, `sse2`, `ssse3`,
-    /// `sse4.1`, and the `shani` cargo feature (on by default).
-    ShaNi,
-    /// AVX2 and BMI. One message: the message schedule (W + K) computed
-    /// with SIMD two blocks at a time ahead of the rounds, which run on
-    /// scalar registers with `rorx` and `andn`. `digest_many`: eight
-    /// messages at once, one in each 32-bit lane of the `ymm` registers
-    /// (about 2.5 times the single-stream throughput), or sixteen in `zmm`
-    /// lanes where the CPU has AVX-512 (see the table above). Needs x86-64
-    /// with `avx2`, `bmi1`, `bmi2`, and the `avx2` cargo feature (on by
-    /// default).
-    Avx2,
-    /// The ARMv8 SHA1 instructions (`sha1c`, `sha1p`, `sha1m`, `sha1h`,
-    /// `sha1su0`, `sha1su1`: four rounds per instruction; every Apple
-    /// M-series, AWS Graviton, Ampere, Cortex-A53 and later core with the
-    /// Cryptographic Extension). One message: one instruction stream, a,
-    /// b, c, d in one vector register and e in a scalar one. `digest_many`:
-    /// three messages at a time (two for a batch of two) with their
-    /// instruction streams interleaved, in the manner of ISA-L's aarch64
-    /// multi-buffer code; a lone last message finishes as a single stream.
-    /// Needs aarch64 with `sha2` (Linux hwcaps; always present on macOS)
-    /// and the `arm-sha` cargo feature (on by default).
-    ArmSha,
-    /// Safe, fully unrolled Rust; runs everywhere. One message: scalar
-    /// rounds. `digest_many`: the messages one after another.
-    Portable,
+hash_core::backend_table! {
+    at crate::backend, panics "SHA-1";
+    /// A SHA-1 compression backend.
+    ///
+    /// [`Backend::detect`] picks the best one for this CPU; every hasher's
+    /// `with_backend` forces one (it panics, naming the missing CPU features, if
+    /// this CPU lacks them; `try_with_backend` returns the error instead).
+    ///
+    /// The value selects the code for one message; `digest_many` batches run
+    /// on the engine that [`Backend::batch_engine`] names, chosen once per
+    /// process among the engines this CPU has:
+    ///
+    /// | backend | CPU | batch engine |
+    /// |---|---|---|
+    /// | `sha-ni-avx512`, `sha-ni` | AMD (and Hygon) | 5 interleaved SHA-NI streams |
+    /// | `sha-ni-avx512`, `sha-ni` | other vendors, with AVX-512F/BW | 16 AVX-512 lanes |
+    /// | `sha-ni` | other vendors, with AVX2 only | 8 AVX2 lanes |
+    /// | `avx2` | with AVX-512F/BW | 16 AVX-512 lanes |
+    /// | `avx2` | without | 8 AVX2 lanes |
+    /// | `portable` | any | one by one |
+    ///
+    /// Why: on AMD Zen cores `sha1rnds4` is latency-bound, so five interleaved
+    /// streams run 2.6 times as fast as one (AMD EPYC, Zen 5); on Intel cores
+    /// it is throughput-bound, and interleaving gained nothing (1.00x on an
+    /// Intel Xeon, Sapphire Rapids class) while 8 AVX2 lanes ran 1.81 times
+    /// and 16 AVX-512 lanes about 3 times as fast as one SHA-NI stream. In
+    /// every case the last few messages of a batch, once too few lanes would
+    /// be busy, finish on the single-stream code of the backend itself.
+    pub enum Backend {
+        /// The x86 SHA extensions with the message schedule on the AVX-512VL
+        /// vector ALUs, picked by `detect()` off AMD (it is timed on Intel
+        /// only; AMD keeps `sha-ni`). One message: `sha1rnds4` is the only instruction on
+        /// the SHA unit; the schedule (FIPS 180-4 §6.1.2) and each group's `e`
+        /// are computed with `vprold`, `vpternlogd` and masked `vpaddd` on
+        /// `xmm` registers (1.23 times the `sha-ni` throughput on an Intel
+        /// Xeon, Sapphire Rapids class, whose SHA unit `sha1msg2` keeps busy as
+        /// long as a `sha1rnds4`). `digest_many`: as `sha-ni` (see the table
+        /// above). Needs x86-64 with `sha`, `sse2`, `ssse3`, `sse4.1`,
+        /// `avx512f`, `avx512vl`, and the `shani` and `avx512` cargo features
+        /// (on by default).
+        ShaNiAvx512 = "sha-ni-avx512" if (all(target_arch = "x86_64", feature = "shani", feature = "avx512"))
+            cpu [features "sha", "sse2", "ssse3", "sse4.1", "avx512f", "avx512vl"] requires [x86 "shani" "avx512"];
+        /// The x86 SHA extensions (`sha1rnds4` and friends: four rounds per
+        /// instruction). One message: one instruction stream, bound by the
+        /// latency of `sha1rnds4`. `digest_many`: see the table above; its
+        /// own engine runs five messages at a time with their instruction
+        /// streams interleaved, which keeps the SHA unit busy while each stream
+        /// waits on its last round. Needs x86-64 with `sha`, `sse2`, `ssse3`,
+        /// `sse4.1`, and the `shani` cargo feature (on by default).
+        ShaNi = "sha-ni" if (all(target_arch = "x86_64", feature = "shani"))
+            cpu [features "sha", "sse2", "ssse3", "sse4.1"] requires [x86 "shani"];
+        /// AVX2 and BMI. One message: the message schedule (W + K) computed
+        /// with SIMD two blocks at a time ahead of the rounds, which run on
+        /// scalar registers with `rorx` and `andn`. `digest_many`: eight
+        /// messages at once, one in each 32-bit lane of the `ymm` registers
+        /// (about 2.5 times the single-stream throughput), or sixteen in `zmm`
+        /// lanes where the CPU has AVX-512 (see the table above). Needs x86-64
+        /// with `avx2`, `bmi1`, `bmi2`, and the `avx2` cargo feature (on by
+        /// default).
+        Avx2 = "avx2" if (all(target_arch = "x86_64", feature = "avx2"))
+            cpu [features "avx2", "bmi1", "bmi2"] requires [x86 "avx2"];
+        /// The ARMv8 SHA1 instructions (`sha1c`, `sha1p`, `sha1m`, `sha1h`,
+        /// `sha1su0`, `sha1su1`: four rounds per instruction; every Apple
+        /// M-series, AWS Graviton, Ampere, Cortex-A53 and later core with the
+        /// Cryptographic Extension). One message: one instruction stream, a,
+        /// b, c, d in one vector register and e in a scalar one. `digest_many`:
+        /// three messages at a time (two for a batch of two) with their
+        /// instruction streams interleaved, in the manner of ISA-L's aarch64
+        /// multi-buffer code; a lone last message finishes as a single stream.
+        /// Needs aarch64 with `sha2` (Linux hwcaps; always present on macOS)
+        /// and the `arm-sha` cargo feature (on by default).
+        // `sha2` covers FEAT_SHA1 and FEAT_SHA256 in Rust and LLVM; cpufeatures
+        // tests Linux HWCAP_SHA2 (macOS: always present). The Arm architecture
+        // requires FEAT_SHA1 wherever FEAT_SHA256 is implemented
+        // (ID_AA64ISAR0_EL1.SHA2 is nonzero only if .SHA1 is).
+        ArmSha = "arm-sha" if (all(target_arch = "aarch64", feature = "arm-sha"))
+            cpu [features "sha2"] requires ["aarch64 with sha2 (the SHA-1 and SHA-256 instructions)" "arm-sha"];
+        /// Safe, fully unrolled Rust; runs everywhere. One message: scalar
+        /// rounds. `digest_many`: the messages one after another.
+        Portable = "portable" if (all()) cpu [always] requires [];
+    }
+    checks {
+        // The 16-lane batch engine.
+        avx512 if (all(target_arch = "x86_64", feature = "avx512")) cpu [features "avx512f", "avx512bw"];
+    }
+    choose: crate::backend::choose;
+    batch_engine: crate::backend::batch_engine_name;
 }
 
-static DETECTED: DetectCache = DetectCache::new();
-
-impl BackendKind for Backend {
-    const ALL: &'static [Backend] =
-        &[Backend::ShaNiAvx512, Backend::ShaNi, Backend::Avx2, Backend::ArmSha, Backend::Portable];
-
-    fn name(self) -> &'static str {
-        match self {
-            Backend::ShaNiAvx512 => "sha-ni-avx512",
-            Backend::ShaNi => "sha-ni",
-            Backend::Avx2 => "avx2",
-            Backend::ArmSha => "arm-sha",
-            Backend::Portable => "portable",
-        }
-    }
-
-    fn requires(self) -> &'static str {
-        match self {
-            Backend::ShaNiAvx512 => {
-                "x86-64 with sha, sse2, ssse3, sse4.1, avx512f, avx512vl and the `shani` and `avx512` cargo features"
-            }
-            Backend::ShaNi => "x86-64 with sha, sse2, ssse3, sse4.1 and the `shani` cargo feature",
-            Backend::Avx2 => "x86-64 with avx2, bmi1, bmi2 and the `avx2` cargo feature",
-            Backend::ArmSha => "aarch64 with sha2 (the SHA-1 and SHA-256 instructions) and the `arm-sha` cargo feature",
-            Backend::Portable => "",
-        }
-    }
-
-    #[inline]
-    fn is_supported(self) -> bool {
-        match self {
-            #[cfg(all(target_arch = "x86_64", feature = "shani", feature = "avx512"))]
-            Backend::ShaNiAvx512 => cpuid_shani_avx512::get(),
-            #[cfg(not(all(target_arch = "x86_64", feature = "shani", feature = "avx512")))]
-            Backend::ShaNiAvx512 => false,
-            #[cfg(all(target_arch = "x86_64", feature = "shani"))]
-            Backend::ShaNi => cpuid_shani::get(),
-            #[cfg(not(all(target_arch = "x86_64", feature = "shani")))]
-            Backend::ShaNi => false,
-            #[cfg(all(target_arch = "x86_64", feature = "avx2"))]
-            Backend::Avx2 => cpuid_avx2::get(),
-            #[cfg(not(all(target_arch = "x86_64", feature = "avx2")))]
-            Backend::Avx2 => false,
-            #[cfg(all(target_arch = "aarch64", feature = "arm-sha"))]
-            Backend::ArmSha => cpu_arm_sha::get(),
-            #[cfg(not(all(target_arch = "aarch64", feature = "arm-sha")))]
-            Backend::ArmSha => false,
-            Backend::Portable => true,
-        }
-    }
-
-    /// The first supported backend of [`BackendKind::ALL`], except that AMD
-    /// (and Hygon) CPUs keep `sha-ni` for single messages: `sha-ni-avx512`
-    /// was timed only on an Intel Xeon, and on AMD Zen cores `sha1rnds4` is
-    /// latency-bound, where moving the schedule off the SHA unit is not
-    /// known to gain (`with_backend(Backend::ShaNiAvx512)` still forces it).
-    #[inline]
-    fn detect() -> Self {
-        DETECTED.get_or(|| {
-            let amd = hash_core::cpu::vendor() == hash_core::cpu::Vendor::Amd;
-            let keep = |b: &Backend| b.is_supported() && !(amd && *b == Backend::ShaNiAvx512);
-            Backend::ALL.iter().copied().find(keep).unwrap_or(Backend::Portable)
-        })
-    }
-
-    fn batch_engine(self, messages: usize) -> &'static str {
-        // For long messages (see `batch_engine`).
-        batch_engine(self, messages, usize::MAX).name()
-    }
+/// The first supported backend of [`Backend::ALL`], except that AMD (and
+/// Hygon) CPUs keep `sha-ni` for single messages: `sha-ni-avx512` was timed
+/// only on an Intel Xeon, and on AMD Zen cores `sha1rnds4` is
+/// latency-bound, where moving the schedule off the SHA unit is not known
+/// to gain (`with_backend(Backend::ShaNiAvx512)` still forces it).
+fn choose() -> Backend {
+    let amd = hash_core::cpu::vendor() == hash_core::cpu::Vendor::Amd;
+    let keep = |b: &Backend| b.is_supported() && !(amd && *b == Backend::ShaNiAvx512);
+    Backend::ALL.iter().copied().find(keep).unwrap_or(Backend::Portable)
 }
 
-hash_core::backend_api!(Backend);
-
-/// The panic for a backend that reached dispatch without being supported
-/// (only possible through `Algorithm::compress` called directly).
-#[cold]
-#[inline(never)]
-#[track_caller]
-fn unsupported(backend: Backend) -> ! {
-    hash_core::unsupported("SHA-1", backend)
+/// The engine a batch of `messages` long messages runs on (see
+/// [`batch_engine`]).
+fn batch_engine_name(backend: Backend, messages: usize) -> &'static str {
+    batch_engine(backend, messages, usize::MAX).name()
 }
 
 /// Compress `blocks` into `state` with `backend` (FIPS 180-4 §6.1.2).
@@ -195,49 +130,13 @@ fn unsupported(backend: Backend) -> ! {
 /// for CPU features the CPU may lack.
 #[inline]
 pub(crate) fn compress(backend: Backend, state: &mut [u32; 5], blocks: &[Block<U64>]) {
-    match backend {
-        #[cfg(all(target_arch = "x86_64", feature = "shani", feature = "avx512"))]
-        Backend::ShaNiAvx512 => {
-            if !cpuid_shani_avx512::get() {
-                unsupported(backend);
-            }
-            // SAFETY: `cpuid_shani_avx512::get()` just confirmed the `sha`,
-            // `sse2`, `ssse3`, `sse4.1`, `avx512f` and `avx512vl` features
-            // that `x86_shani::compress_vl` is compiled with.
-            unsafe { x86_shani::compress_vl(state, blocks) }
-        }
-        #[cfg(all(target_arch = "x86_64", feature = "shani"))]
-        Backend::ShaNi => {
-            if !cpuid_shani::get() {
-                unsupported(backend);
-            }
-            // SAFETY: `cpuid_shani::get()` just confirmed the `sha`, `sse2`,
-            // `ssse3` and `sse4.1` features that `x86_shani::compress` is
-            // compiled with.
-            unsafe { x86_shani::compress(state, blocks) }
-        }
-        #[cfg(all(target_arch = "x86_64", feature = "avx2"))]
-        Backend::Avx2 => {
-            if !cpuid_avx2::get() {
-                unsupported(backend);
-            }
-            // SAFETY: `cpuid_avx2::get()` just confirmed the `avx2`, `bmi1`
-            // and `bmi2` features that `x86_avx2::compress` is compiled with.
-            unsafe { x86_avx2::compress(state, blocks) }
-        }
-        #[cfg(all(target_arch = "aarch64", feature = "arm-sha"))]
-        Backend::ArmSha => {
-            if !cpu_arm_sha::get() {
-                unsupported(backend);
-            }
-            // SAFETY: `cpu_arm_sha::get()` just confirmed the `sha2` feature
-            // that `aarch64_sha::compress` is compiled with.
-            unsafe { aarch64_sha::compress(state, blocks) }
-        }
-        Backend::Portable => portable::compress(state, blocks),
-        #[allow(unreachable_patterns)]
-        _ => unsupported(backend),
-    }
+    backend_dispatch!(backend;
+        ShaNiAvx512 => unsafe { x86_shani::compress_vl(state, blocks) },
+        ShaNi => unsafe { x86_shani::compress(state, blocks) },
+        Avx2 => unsafe { x86_avx2::compress(state, blocks) },
+        ArmSha => unsafe { aarch64_sha::compress(state, blocks) },
+        Portable => safe { portable::compress(state, blocks) },
+    )
 }
 
 /// Whether `backend` builds the final padded block from registers (see
@@ -249,7 +148,8 @@ pub(crate) fn has_compress_final(backend: Backend) -> bool {
 
 /// Compress the final padded block of a `total`-byte message whose last
 /// `tail.len()` bytes fit in one block with the padding (FIPS 180-4
-/// §5.1.1). The x86 backends get the block as written by [`final_block`];
+/// §5.1.1). The x86 backends get the block as written by
+/// `hash_core::arch::x86::final_block` (one 16-byte store per row);
 /// the portable one pads in a buffer.
 ///
 /// # Panics
@@ -260,32 +160,11 @@ pub(crate) fn compress_final(backend: Backend, state: &mut [u32; 5], tail: &[u8]
     #[cfg(target_arch = "x86_64")]
     if has_compress_final(backend) {
         // SAFETY: SSE2, which `final_block` enables, is part of x86-64.
-        let block: Block<U64> = unsafe { final_block(tail, total) }.into();
+        let block: Block<U64> =
+            unsafe { hash_core::arch::x86::final_block::<4, 64>(hash_core::Padding::Be64, tail, total) }.into();
         return compress(backend, state, core::slice::from_ref(&block));
     }
     hash_core::compress_final_buffered::<Sha1>(backend, state, tail, total);
-}
-
-/// The final padded block (`hash_core::padded_rows`) written with one
-/// 16-byte store per row. The backends read the block with 16-byte loads,
-/// which the store buffer forwards from stores of the same 16 bytes; from
-/// the byte-wise stores of padding in a buffer it cannot, and a one-block
-/// message's rounds would wait for those to retire (58 against 39 ns for
-/// 16 bytes of SHA-256 with SHA-NI on an Intel Xeon, Sapphire Rapids class).
-#[cfg(target_arch = "x86_64")]
-#[inline]
-#[target_feature(enable = "sse2")]
-fn final_block(tail: &[u8], total: u128) -> [u8; 64] {
-    use core::arch::x86_64::{_mm_set_epi64x, _mm_storeu_si128};
-    let rows = hash_core::padded_rows::<4>(hash_core::Padding::Be64, tail, total);
-    let mut block = [0u8; 64];
-    for (dst, row) in block.chunks_exact_mut(16).zip(rows) {
-        let v = _mm_set_epi64x((row >> 64) as i64, row as i64);
-        // SAFETY: `dst` is 16 writable bytes; `storeu` has no alignment
-        // requirement.
-        unsafe { _mm_storeu_si128(dst.as_mut_ptr().cast(), v) };
-    }
-    block
 }
 
 /// A multi-buffer engine behind `digest_many`.
@@ -323,10 +202,7 @@ impl Engine {
         match self {
             Engine::ShaNiStreams => Backend::ShaNi.is_supported(),
             Engine::Avx2Lanes => Backend::Avx2.is_supported(),
-            #[cfg(all(target_arch = "x86_64", feature = "avx512"))]
-            Engine::Avx512Lanes => cpuid_avx512::get(),
-            #[cfg(not(all(target_arch = "x86_64", feature = "avx512")))]
-            Engine::Avx512Lanes => false,
+            Engine::Avx512Lanes => backend_checked!(supported avx512),
             Engine::ArmShaStreams => Backend::ArmSha.is_supported(),
             Engine::OneByOne => true,
         }
@@ -403,7 +279,8 @@ fn batch_engine(backend: Backend, messages: usize, mean: usize) -> Engine {
 /// If this CPU (or this build) does not support `backend`.
 #[inline]
 pub(crate) fn digest_many(backend: Backend, inputs: &[&[u8]], outputs: &mut [[u8; 20]]) {
-    hash_core::check_batch(inputs.len(), outputs.len());
+    // Every engine ends in a `hash_core::multi` function, which checks
+    // that the slices pair up.
     if !backend.is_supported() {
         unsupported(backend)
     }
@@ -418,81 +295,56 @@ pub(crate) fn digest_many(backend: Backend, inputs: &[&[u8]], outputs: &mut [[u8
 /// If this CPU (or this build) does not support `engine`.
 pub(crate) fn run_engine(engine: Engine, backend: Backend, inputs: &[&[u8]], outputs: &mut [[u8; 20]]) {
     match engine {
-        #[cfg(all(target_arch = "x86_64", feature = "shani"))]
-        Engine::ShaNiStreams if cpuid_shani::get() => {
+        Engine::ShaNiStreams => backend_checked!(ShaNi, else engine_missing(engine), unsafe {
             hash_core::multi::digest_many_lanes::<Sha1, SHANI_STREAMS>(
                 backend,
                 inputs,
                 outputs,
                 engine.min_active(backend),
-                |states, data| {
-                    // SAFETY: `cpuid_shani::get()` confirmed the features of
-                    // `x86_shani::compress_lanes` (sha, sse2, ssse3, sse4.1)
-                    // before the scheduler started.
-                    unsafe { x86_shani::compress_lanes(states, data) }
-                },
-            );
-        }
-        #[cfg(all(target_arch = "x86_64", feature = "avx2"))]
-        Engine::Avx2Lanes if cpuid_avx2::get() => {
+                |states, data| x86_shani::compress_lanes(states, data),
+            )
+        }),
+        Engine::Avx2Lanes => backend_checked!(Avx2, else engine_missing(engine), unsafe {
             hash_core::multi::digest_many_lanes::<Sha1, 8>(
                 backend,
                 inputs,
                 outputs,
                 engine.min_active(backend),
-                |states, data| {
-                    // SAFETY: `cpuid_avx2::get()` confirmed the `avx2` feature
-                    // of `x86_avx2::compress_lanes` before the scheduler
-                    // started.
-                    unsafe { x86_avx2::compress_lanes(states, data) }
-                },
-            );
-        }
-        #[cfg(all(target_arch = "x86_64", feature = "avx512"))]
-        Engine::Avx512Lanes if cpuid_avx512::get() => {
+                |states, data| x86_avx2::compress_lanes(states, data),
+            )
+        }),
+        Engine::Avx512Lanes => backend_checked!(avx512, else engine_missing(engine), unsafe {
             hash_core::multi::digest_many_lanes::<Sha1, { x86_avx512::LANES }>(
                 backend,
                 inputs,
                 outputs,
                 engine.min_active(backend),
-                |states, data| {
-                    // SAFETY: `cpuid_avx512::get()` confirmed the avx512f
-                    // and avx512bw features of `x86_avx512::compress_lanes`
-                    // before the scheduler started.
-                    unsafe { x86_avx512::compress_lanes(states, data) }
-                },
-            );
-        }
-        #[cfg(all(target_arch = "aarch64", feature = "arm-sha"))]
-        Engine::ArmShaStreams if cpu_arm_sha::get() => {
+                |states, data| x86_avx512::compress_lanes(states, data),
+            )
+        }),
+        Engine::ArmShaStreams => backend_checked!(ArmSha, else engine_missing(engine), unsafe {
             if inputs.len() == 2 {
                 hash_core::multi::digest_many_lanes::<Sha1, 2>(backend, inputs, outputs, 2, |states, data| {
-                    // SAFETY: `cpu_arm_sha::get()` confirmed the `sha2`
-                    // feature of `aarch64_sha::compress_lanes` above, before
-                    // the scheduler started.
-                    unsafe { aarch64_sha::compress_lanes(states, data) }
-                });
+                    aarch64_sha::compress_lanes(states, data)
+                })
             } else {
                 hash_core::multi::digest_many_lanes::<Sha1, ARM_SHA_STREAMS>(
                     backend,
                     inputs,
                     outputs,
                     ARM_SHA_MIN_STREAMS,
-                    |states, data| {
-                        // SAFETY: `cpu_arm_sha::get()` confirmed the `sha2`
-                        // feature of `aarch64_sha::compress_lanes` above,
-                        // before the scheduler started.
-                        unsafe { aarch64_sha::compress_lanes(states, data) }
-                    },
-                );
+                    |states, data| aarch64_sha::compress_lanes(states, data),
+                )
             }
-        }
-        Engine::OneByOne => {
-            hash_core::multi::digest_one_by_one::<Sha1>(backend, inputs, outputs);
-        }
-        #[allow(unreachable_patterns)]
-        _ => panic!("SHA-1: the {} batch engine is not supported on this CPU or build", engine.name()),
+        }),
+        Engine::OneByOne => hash_core::multi::digest_one_by_one::<Sha1>(backend, inputs, outputs),
     }
+}
+
+#[cold]
+#[track_caller]
+fn engine_missing(engine: Engine) -> ! {
+    panic!("SHA-1: the {} batch engine is not supported on this CPU or build", engine.name())
 }
 
 /// Interleaved streams of the SHA-NI batch engine. Measured on the
@@ -522,57 +374,23 @@ const ARM_SHA_MIN_STREAMS: usize = 2;
 #[cfg(test)]
 mod tests {
     use super::{Backend, Engine, run_engine};
-    use hash_core::testing::{Rng, say};
-    use hash_core::{Hasher, OutputBytes};
-    use std::vec;
-    use std::vec::Vec;
+    use crate::algorithm::Sha1;
+    use hash_core::testing::{check_engine, say};
+    use std::format;
 
     /// Every batch engine this CPU runs, whichever one `digest_many` picks
-    /// here, against one-by-one portable hashing: batches of mixed lengths,
-    /// and of equal lengths that keep every lane busy.
+    /// here, with every single-stream backend to finish on, against
+    /// one-by-one portable hashing.
     #[test]
     fn every_batch_engine_matches_portable() {
+        const BATCHES: &[usize] = &[1, 2, 3, 5, 7, 8, 9, 15, 16, 17, 31, 33, 70];
         for &engine in Engine::ALL {
             for &single in Backend::all() {
-                if !engine.is_supported() || !single.is_supported() {
-                    say(format_args!(
-                        "sha1: SKIPPED batch engine {} with [{single}]: this CPU or build lacks it",
-                        engine.name()
-                    ));
-                    continue;
-                }
-                let mut rng = Rng::new(0x5eed_05a1);
-                let lens = [0usize, 1, 55, 56, 63, 64, 65, 119, 120, 128, 1000, 4096, 8192];
-                for batch in [1usize, 2, 3, 5, 7, 8, 9, 15, 16, 17, 31, 33, 70] {
-                    for equal in [false, true] {
-                        let common = lens[rng.below(lens.len())];
-                        let msgs: Vec<Vec<u8>> = (0..batch)
-                            .map(|_| {
-                                let len = if equal {
-                                    common
-                                } else if rng.below(2) == 0 {
-                                    lens[rng.below(lens.len())]
-                                } else {
-                                    rng.below(5000)
-                                };
-                                rng.bytes(len)
-                            })
-                            .collect();
-                        let inputs: Vec<&[u8]> = msgs.iter().map(|m| &m[..]).collect();
-                        let mut got = vec![<[u8; 20]>::zeroed(); batch];
-                        run_engine(engine, single, &inputs, &mut got);
-                        for (i, (m, d)) in msgs.iter().zip(&got).enumerate() {
-                            let want = Hasher::<crate::algorithm::Sha1>::digest_with_backend(Backend::Portable, m);
-                            assert_eq!(
-                                *d,
-                                want,
-                                "SHA-1 {} (single {single}): batch {batch}, message {i}, len {}",
-                                engine.name(),
-                                m.len()
-                            );
-                        }
-                    }
-                }
+                let name = format!("{} (single {single})", engine.name());
+                let supported = engine.is_supported() && single.is_supported();
+                check_engine::<Sha1>("sha1", &name, supported, 0x5eed_05a1, BATCHES, |i, o| {
+                    run_engine(engine, single, i, o)
+                });
             }
         }
     }

@@ -16,9 +16,8 @@
 //! do not pay).
 
 use core::arch::x86_64::{
-    __m512i, _mm512_add_epi32, _mm512_loadu_si512, _mm512_rol_epi32, _mm512_set_epi64, _mm512_set1_epi32,
-    _mm512_setzero_si512, _mm512_shuffle_epi8, _mm512_shuffle_i32x4, _mm512_storeu_si512, _mm512_ternarylogic_epi32,
-    _mm512_unpackhi_epi32, _mm512_unpackhi_epi64, _mm512_unpacklo_epi32, _mm512_unpacklo_epi64, _mm512_xor_si512,
+    _mm512_add_epi32, _mm512_loadu_si512, _mm512_rol_epi32, _mm512_set1_epi32, _mm512_setzero_si512,
+    _mm512_storeu_si512, _mm512_ternarylogic_epi32, _mm512_xor_si512,
 };
 
 use crate::consts::K;
@@ -34,66 +33,7 @@ const CHOOSE: i32 = 0xca;
 /// The majority of three: Maj (§4.1.1, t = 40..59).
 const MAJORITY: i32 = 0xe8;
 
-/// Transpose the 16 x 16 matrix of 32-bit words whose rows are `r`.
-#[inline]
-#[target_feature(enable = "avx512f,avx512bw")]
-fn transpose(r: &[__m512i; 16]) -> [__m512i; 16] {
-    // Within each 128-bit lane: pairs of rows, then quadruples, so that
-    // u[4k + m] holds, in 128-bit lane L, word 4L + m of rows 4k..4k+4.
-    let mut t = [_mm512_setzero_si512(); 16];
-    for k in 0..8 {
-        t[2 * k] = _mm512_unpacklo_epi32(r[2 * k], r[2 * k + 1]);
-        t[2 * k + 1] = _mm512_unpackhi_epi32(r[2 * k], r[2 * k + 1]);
-    }
-    let mut u = [_mm512_setzero_si512(); 16];
-    for k in 0..4 {
-        u[4 * k] = _mm512_unpacklo_epi64(t[4 * k], t[4 * k + 2]);
-        u[4 * k + 1] = _mm512_unpackhi_epi64(t[4 * k], t[4 * k + 2]);
-        u[4 * k + 2] = _mm512_unpacklo_epi64(t[4 * k + 1], t[4 * k + 3]);
-        u[4 * k + 3] = _mm512_unpackhi_epi64(t[4 * k + 1], t[4 * k + 3]);
-    }
-    // For each m, a 4 x 4 transpose of 128-bit lanes across u[m],
-    // u[4 + m], u[8 + m], u[12 + m] gives words m, 4 + m, 8 + m, 12 + m.
-    let mut out = [_mm512_setzero_si512(); 16];
-    for m in 0..4 {
-        let (v0, v1, v2, v3) = (u[m], u[4 + m], u[8 + m], u[12 + m]);
-        let x0 = _mm512_shuffle_i32x4::<0x44>(v0, v1);
-        let x1 = _mm512_shuffle_i32x4::<0xee>(v0, v1);
-        let x2 = _mm512_shuffle_i32x4::<0x44>(v2, v3);
-        let x3 = _mm512_shuffle_i32x4::<0xee>(v2, v3);
-        out[m] = _mm512_shuffle_i32x4::<0x88>(x0, x2);
-        out[4 + m] = _mm512_shuffle_i32x4::<0xdd>(x0, x2);
-        out[8 + m] = _mm512_shuffle_i32x4::<0x88>(x1, x3);
-        out[12 + m] = _mm512_shuffle_i32x4::<0xdd>(x1, x3);
-    }
-    out
-}
-
-/// The block at byte `at` of every lane as the sixteen message words,
-/// big-endian (§3.1, §5.2.1), one word of all lanes per register.
-///
-/// The lanes come as pointers and the sixteen loads are written out (as in
-/// the SHA-256 16-lane engine): from a loop over slices, LLVM kept a bounds
-/// check per lane and block and bounced the rows through a zeroed stack
-/// array.
-///
-/// # Safety
-/// Every pointer in `lanes` must be valid for reads of `at + 64` bytes.
-#[inline]
-#[target_feature(enable = "avx512f,avx512bw")]
-unsafe fn load_words(lanes: &[*const u8; LANES], at: usize) -> [__m512i; 16] {
-    let swap = 0x0c0d_0e0f_0809_0a0b;
-    let lo = 0x0405_0607_0001_0203;
-    let swap = _mm512_set_epi64(swap, lo, swap, lo, swap, lo, swap, lo);
-    macro_rules! rows {
-        ($($lane:literal)*) => {[$(
-            // SAFETY: the caller guarantees 64 readable bytes at `at` in
-            // every lane; loadu has no alignment requirement.
-            _mm512_shuffle_epi8(unsafe { _mm512_loadu_si512(lanes[$lane].add(at).cast()) }, swap),
-        )*]};
-    }
-    transpose(&rows!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15))
-}
+use hash_core::arch::x86::load_be_words_16x16 as load_words;
 
 /// Compress `data[s]` into `states[s]` for all sixteen lanes; the slices
 /// have equal lengths, a whole number of blocks (the scheduler's contract).

@@ -7,8 +7,8 @@
 //! `cpufeatures`' cached flag, that the CPU has the backend's features
 //! before it calls `#[target_feature]` code, and panics otherwise.
 
+use hash_core::Block;
 use hash_core::typenum::U64;
-use hash_core::{BackendKind, Block, DetectCache};
 
 #[cfg(all(target_arch = "aarch64", feature = "arm-sha"))]
 mod aarch64_sha;
@@ -20,188 +20,110 @@ mod x86_avx512;
 #[cfg(all(target_arch = "x86_64", feature = "shani"))]
 mod x86_shani;
 
-#[cfg(all(target_arch = "x86_64", feature = "shani"))]
-cpufeatures::new!(cpu_shani, "sha", "sse2", "ssse3", "sse4.1");
-#[cfg(all(target_arch = "x86_64", feature = "avx2"))]
-cpufeatures::new!(cpu_avx2, "avx2", "bmi1", "bmi2");
-#[cfg(all(target_arch = "x86_64", feature = "avx512"))]
-cpufeatures::new!(cpu_avx512, "avx512f", "avx512bw");
-// `sha2` is FEAT_SHA256 (Linux HWCAP_SHA2, on macOS always present). The
-// Arm architecture requires FEAT_SHA1 wherever FEAT_SHA256 is implemented
-// (ID_AA64ISAR0_EL1.SHA2 is nonzero only if .SHA1 is).
-#[cfg(all(target_arch = "aarch64", feature = "arm-sha"))]
-cpufeatures::new!(cpu_arm_sha, "sha2");
-
-/// A SHA-256 compression backend.
-///
-/// [`Backend::detect`] picks the best one for this CPU (SHA-NI, then AVX2,
-/// then portable); every hasher's `with_backend` forces one (it panics,
-/// naming the missing CPU features, if this CPU lacks them;
-/// `try_with_backend` returns the error instead). The same value selects
-/// both the single-message path and the batch engine of `digest_many`.
-///
-/// Every variant exists in every build; one whose cargo feature is off, or
-/// that needs x86-64 on another target, reports `is_supported() == false`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Backend {
-    /// The x86 SHA extensions (`sha256rnds2`, `sha256msg1`, `sha256msg2`;
-    /// Intel Goldmont / Ice Lake and later, AMD Zen and later).
+hash_core::backend_table! {
+    at crate::backend, panics "sha256";
+    /// A SHA-256 compression backend.
     ///
-    /// One message: two rounds per `sha256rnds2`, the state kept in the
-    /// instruction's ABEF/CDGH layout for the whole run of blocks.
-    /// `digest_many`: four messages at once (two or three for batches of
-    /// that size) as interleaved SHA-NI instruction streams, which hides
-    /// part of `sha256rnds2`'s latency, for messages of 320 bytes or more
-    /// on average (shorter ones run one by one, which is faster for them);
-    /// but on a CPU that also has AVX-512F and AVX-512BW (and with the
-    /// `avx512` cargo feature, on by default), sixteen messages at once in
-    /// the 32-bit lanes of `zmm` registers for batches of 9 messages or
-    /// more (11 or more for messages under 128 bytes on average), which
-    /// measured 1.8x faster than the interleaved streams on an AMD Zen 5
-    /// core (3.1x one SHA-NI stream, against 1.7x).
+    /// [`Backend::detect`] picks the best one for this CPU (SHA-NI, then AVX2,
+    /// then portable); every hasher's `with_backend` forces one (it panics,
+    /// naming the missing CPU features, if this CPU lacks them;
+    /// `try_with_backend` returns the error instead). The same value selects
+    /// both the single-message path and the batch engine of `digest_many`.
     ///
-    /// Needs x86-64 with `sha`, `sse2`, `ssse3`, `sse4.1` and the `shani`
-    /// cargo feature (on by default).
-    ShaNi,
-    /// AVX2 and BMI2, for x86-64 CPUs without SHA-NI (Intel Haswell to
-    /// Skylake-derived cores).
-    ///
-    /// One message: the message schedule of two blocks at once in the two
-    /// 128-bit halves of `ymm` registers, `W + K` spilled to the stack, and
-    /// the rounds on general registers with BMI2 `rorx` rotations.
-    /// `digest_many`: eight messages at once, one per 32-bit lane of the
-    /// `ymm` registers; on a CPU that also has AVX-512F and AVX-512BW (and
-    /// with the `avx512` cargo feature), batches of 4 messages or more run
-    /// sixteen at once in `zmm` lanes, as for [`Backend::ShaNi`].
-    ///
-    /// Needs x86-64 with `avx2`, `bmi1`, `bmi2` and the `avx2` cargo feature
-    /// (on by default).
-    Avx2,
-    /// The ARMv8 SHA-256 instructions (`sha256h`, `sha256h2`, `sha256su0`,
-    /// `sha256su1`; FEAT_SHA256: every Apple M-series, AWS Graviton, Ampere,
-    /// Cortex-A53 and later core that has the Cryptographic Extension).
-    ///
-    /// One message: four rounds per `sha256h` + `sha256h2` pair, the state
-    /// in two vector registers (ABCD, EFGH) for the whole run of blocks.
-    /// `digest_many`: three messages at once (two for a batch of two) as
-    /// interleaved instruction streams, which fills the gaps in each
-    /// stream's latency-bound `sha256h` chain, in the manner of ISA-L's
-    /// aarch64 multi-buffer code; a lone last message runs as one stream.
-    ///
-    /// Needs aarch64 with `sha2` (detected through Linux hwcaps or, on
-    /// macOS, always present) and the `arm-sha` cargo feature (on by
-    /// default).
-    ArmSha,
-    /// Safe, fully unrolled Rust; runs everywhere. `digest_many` hashes the
-    /// messages one after another.
-    Portable,
+    /// Every variant exists in every build; one whose cargo feature is off, or
+    /// that needs x86-64 on another target, reports `is_supported() == false`.
+    pub enum Backend {
+        /// The x86 SHA extensions (`sha256rnds2`, `sha256msg1`, `sha256msg2`;
+        /// Intel Goldmont / Ice Lake and later, AMD Zen and later).
+        ///
+        /// One message: two rounds per `sha256rnds2`, the state kept in the
+        /// instruction's ABEF/CDGH layout for the whole run of blocks.
+        /// `digest_many`: four messages at once (two or three for batches of
+        /// that size) as interleaved SHA-NI instruction streams, which hides
+        /// part of `sha256rnds2`'s latency, for messages of 320 bytes or more
+        /// on average (shorter ones run one by one, which is faster for them);
+        /// but on a CPU that also has AVX-512F and AVX-512BW (and with the
+        /// `avx512` cargo feature, on by default), sixteen messages at once in
+        /// the 32-bit lanes of `zmm` registers for batches of 9 messages or
+        /// more (11 or more for messages under 128 bytes on average), which
+        /// measured 1.8x faster than the interleaved streams on an AMD Zen 5
+        /// core (3.1x one SHA-NI stream, against 1.7x).
+        ///
+        /// Needs x86-64 with `sha`, `sse2`, `ssse3`, `sse4.1` and the `shani`
+        /// cargo feature (on by default).
+        ShaNi = "sha-ni" if (all(target_arch = "x86_64", feature = "shani"))
+            cpu [features "sha", "sse2", "ssse3", "sse4.1"] requires [x86 "shani"];
+        /// AVX2 and BMI2, for x86-64 CPUs without SHA-NI (Intel Haswell to
+        /// Skylake-derived cores).
+        ///
+        /// One message: the message schedule of two blocks at once in the two
+        /// 128-bit halves of `ymm` registers, `W + K` spilled to the stack, and
+        /// the rounds on general registers with BMI2 `rorx` rotations.
+        /// `digest_many`: eight messages at once, one per 32-bit lane of the
+        /// `ymm` registers; on a CPU that also has AVX-512F and AVX-512BW (and
+        /// with the `avx512` cargo feature), batches of 4 messages or more run
+        /// sixteen at once in `zmm` lanes, as for [`Backend::ShaNi`].
+        ///
+        /// Needs x86-64 with `avx2`, `bmi1`, `bmi2` and the `avx2` cargo feature
+        /// (on by default).
+        Avx2 = "avx2" if (all(target_arch = "x86_64", feature = "avx2"))
+            cpu [features "avx2", "bmi1", "bmi2"] requires [x86 "avx2"];
+        /// The ARMv8 SHA-256 instructions (`sha256h`, `sha256h2`, `sha256su0`,
+        /// `sha256su1`; FEAT_SHA256: every Apple M-series, AWS Graviton, Ampere,
+        /// Cortex-A53 and later core that has the Cryptographic Extension).
+        ///
+        /// One message: four rounds per `sha256h` + `sha256h2` pair, the state
+        /// in two vector registers (ABCD, EFGH) for the whole run of blocks.
+        /// `digest_many`: three messages at once (two for a batch of two) as
+        /// interleaved instruction streams, which fills the gaps in each
+        /// stream's latency-bound `sha256h` chain, in the manner of ISA-L's
+        /// aarch64 multi-buffer code; a lone last message runs as one stream.
+        ///
+        /// Needs aarch64 with `sha2` (detected through Linux hwcaps or, on
+        /// macOS, always present) and the `arm-sha` cargo feature (on by
+        /// default).
+        // `sha2` is FEAT_SHA256 (Linux HWCAP_SHA2, on macOS always present).
+        // The Arm architecture requires FEAT_SHA1 wherever FEAT_SHA256 is
+        // implemented (ID_AA64ISAR0_EL1.SHA2 is nonzero only if .SHA1 is).
+        ArmSha = "arm-sha" if (all(target_arch = "aarch64", feature = "arm-sha"))
+            cpu [features "sha2"] requires ["aarch64 with sha2 (the SHA-256 instructions)" "arm-sha"];
+        /// Safe, fully unrolled Rust; runs everywhere. `digest_many` hashes the
+        /// messages one after another.
+        Portable = "portable" if (all()) cpu [always] requires [];
+    }
+    checks {
+        // The 16-lane batch engine.
+        avx512 if (all(target_arch = "x86_64", feature = "avx512")) cpu [features "avx512f", "avx512bw"];
+    }
+    batch_engine: crate::backend::batch_engine;
 }
 
-static DETECTED: DetectCache = DetectCache::new();
-
-impl BackendKind for Backend {
-    const ALL: &'static [Backend] = &[Backend::ShaNi, Backend::Avx2, Backend::ArmSha, Backend::Portable];
-
-    fn name(self) -> &'static str {
-        match self {
-            Backend::ShaNi => "sha-ni",
-            Backend::Avx2 => "avx2",
-            Backend::ArmSha => "arm-sha",
-            Backend::Portable => "portable",
-        }
+/// The engine a batch of `messages` runs on with `backend`
+/// ([`Backend::batch_engine`]).
+fn batch_engine(backend: Backend, messages: usize) -> &'static str {
+    if messages < 2 || !backend.is_supported() {
+        return "one by one";
     }
-
-    fn requires(self) -> &'static str {
-        match self {
-            Backend::ShaNi => "x86-64 with sha, sse2, ssse3, sse4.1 and the `shani` cargo feature",
-            Backend::Avx2 => "x86-64 with avx2, bmi1, bmi2 and the `avx2` cargo feature",
-            Backend::ArmSha => "aarch64 with sha2 (the SHA-256 instructions) and the `arm-sha` cargo feature",
-            Backend::Portable => "",
-        }
-    }
-
-    #[inline]
-    fn is_supported(self) -> bool {
-        match self {
-            Backend::ShaNi => shani_supported(),
-            Backend::Avx2 => avx2_supported(),
-            Backend::ArmSha => arm_sha_supported(),
-            Backend::Portable => true,
-        }
-    }
-
-    #[inline]
-    fn detect() -> Self {
-        DETECTED.get()
-    }
-
-    fn batch_engine(self, messages: usize) -> &'static str {
-        if messages < 2 || !self.is_supported() {
-            return "one by one";
-        }
-        // For long messages: batches of short ones may run one by one
-        // instead (`engine`).
-        match engine(self, messages, usize::MAX) {
-            Engine::ShaNiStreams => match messages {
-                2 => "sha-ni 2 streams",
-                3 => "sha-ni 3 streams",
-                _ => "sha-ni 4 streams",
-            },
-            // The AVX2 lanes run from three busy lanes on (`x86_avx2`).
-            Engine::Avx2Lanes if messages < 3 => "one by one",
-            Engine::Avx2Lanes => "avx2 8 lanes",
-            Engine::Avx512Lanes => "avx512 16 lanes",
-            Engine::Avx512LanesLean => "avx512 16 lanes, lean rounds",
-            Engine::ArmShaStreams => match messages {
-                0 | 1 => "one by one",
-                2 => "arm-sha 2 streams",
-                _ if arm_streams() == 2 => "arm-sha 2 streams",
-                _ => "arm-sha 3 streams",
-            },
-            Engine::OneByOne => "one by one",
-        }
-    }
-}
-
-hash_core::backend_api!(Backend);
-
-/// Whether the SHA-NI backend is compiled in and this CPU can run it.
-#[inline]
-fn shani_supported() -> bool {
-    #[cfg(all(target_arch = "x86_64", feature = "shani"))]
-    {
-        cpu_shani::get()
-    }
-    #[cfg(not(all(target_arch = "x86_64", feature = "shani")))]
-    {
-        false
-    }
-}
-
-/// Whether the AVX2 backend is compiled in and this CPU can run it.
-#[inline]
-fn avx2_supported() -> bool {
-    #[cfg(all(target_arch = "x86_64", feature = "avx2"))]
-    {
-        cpu_avx2::get()
-    }
-    #[cfg(not(all(target_arch = "x86_64", feature = "avx2")))]
-    {
-        false
-    }
-}
-
-/// Whether the ARMv8 SHA-256 backend is compiled in and this CPU can run it.
-#[inline]
-fn arm_sha_supported() -> bool {
-    #[cfg(all(target_arch = "aarch64", feature = "arm-sha"))]
-    {
-        cpu_arm_sha::get()
-    }
-    #[cfg(not(all(target_arch = "aarch64", feature = "arm-sha")))]
-    {
-        false
+    // For long messages: batches of short ones may run one by one
+    // instead (`engine`).
+    match engine(backend, messages, usize::MAX) {
+        Engine::ShaNiStreams => match messages {
+            2 => "sha-ni 2 streams",
+            3 => "sha-ni 3 streams",
+            _ => "sha-ni 4 streams",
+        },
+        // The AVX2 lanes run from three busy lanes on (`x86_avx2`).
+        Engine::Avx2Lanes if messages < 3 => "one by one",
+        Engine::Avx2Lanes => "avx2 8 lanes",
+        Engine::Avx512Lanes => "avx512 16 lanes",
+        Engine::Avx512LanesLean => "avx512 16 lanes, lean rounds",
+        Engine::ArmShaStreams => match messages {
+            0 | 1 => "one by one",
+            2 => "arm-sha 2 streams",
+            _ if arm_streams() == 2 => "arm-sha 2 streams",
+            _ => "arm-sha 3 streams",
+        },
+        Engine::OneByOne => "one by one",
     }
 }
 
@@ -220,7 +142,9 @@ fn arm_streams() -> usize {
     #[cfg(all(target_arch = "aarch64", feature = "arm-sha"))]
     {
         static CHOSEN: hash_core::cpu::EngineCache<1> = hash_core::cpu::EngineCache::new();
-        CHOSEN.get(0, &[2usize, 3], || if cfg!(target_os = "macos") { 3 } else { arm::streams(arm::midr()) })
+        CHOSEN.get(0, &[2usize, 3], || {
+            if cfg!(target_os = "macos") { 3 } else { arm::streams(hash_core::arch::aarch64::midr()) }
+        })
     }
     #[cfg(not(all(target_arch = "aarch64", feature = "arm-sha")))]
     {
@@ -228,7 +152,7 @@ fn arm_streams() -> usize {
     }
 }
 
-/// The core's MIDR_EL1, for [`arm_streams`].
+/// The per-core rule of [`arm_streams`].
 #[cfg(all(target_arch = "aarch64", feature = "arm-sha"))]
 mod arm {
     /// Streams for a core with this MIDR_EL1 value (`None`: unknown).
@@ -240,35 +164,6 @@ mod arm {
             (0x41, 0xd08 | 0xd0c | 0xd4f) => 2,
             _ => 3,
         }
-    }
-
-    /// MIDR_EL1 of the core this thread runs on. Linux and Android trap
-    /// EL0's `mrs` of the ID registers and emulate it where the kernel
-    /// says so with `HWCAP_CPUID` (Linux 4.11 and later; qemu-user too).
-    #[cfg(any(target_os = "linux", target_os = "android"))]
-    pub(super) fn midr() -> Option<u64> {
-        const AT_HWCAP: core::ffi::c_ulong = 16;
-        const HWCAP_CPUID: core::ffi::c_ulong = 1 << 11;
-        unsafe extern "C" {
-            // glibc, musl and bionic all provide it; cpufeatures calls it
-            // too.
-            fn getauxval(kind: core::ffi::c_ulong) -> core::ffi::c_ulong;
-        }
-        // SAFETY: getauxval only reads the process's auxiliary vector and
-        // is thread-safe.
-        if unsafe { getauxval(AT_HWCAP) } & HWCAP_CPUID == 0 {
-            return None;
-        }
-        let midr: u64;
-        // SAFETY: HWCAP_CPUID, checked just above, says the kernel emulates
-        // `mrs` of MIDR_EL1 at EL0; it touches no memory or flags.
-        unsafe { core::arch::asm!("mrs {}, MIDR_EL1", out(reg) midr, options(nomem, nostack, preserves_flags)) };
-        Some(midr)
-    }
-
-    #[cfg(not(any(target_os = "linux", target_os = "android")))]
-    pub(super) fn midr() -> Option<u64> {
-        None
     }
 
     #[cfg(test)]
@@ -300,53 +195,18 @@ fn block_bytes(block: &Block<U64>) -> &[u8; 64] {
     &arrays[0]
 }
 
-/// The panic for a backend that was not checked with `Backend::check`.
-#[cold]
-#[inline(never)]
-#[track_caller]
-fn unsupported(backend: Backend) -> ! {
-    hash_core::unsupported("sha256", backend)
-}
-
 /// Compress `blocks` into `state` with `backend` (FIPS 180-4 §6.2.2).
 ///
 /// # Panics
 /// If this CPU (or this build) does not support `backend`.
 #[inline]
 pub(crate) fn compress(backend: Backend, state: &mut [u32; 8], blocks: &[Block<U64>]) {
-    match backend {
-        Backend::ShaNi => {
-            #[cfg(all(target_arch = "x86_64", feature = "shani"))]
-            if cpu_shani::get() {
-                // SAFETY: `cpu_shani::get()` just confirmed that this CPU has
-                // sha, sse2, ssse3 and sse4.1, the features `compress` enables.
-                unsafe { x86_shani::compress(state, blocks) };
-                return;
-            }
-            unsupported(backend)
-        }
-        Backend::Avx2 => {
-            #[cfg(all(target_arch = "x86_64", feature = "avx2"))]
-            if cpu_avx2::get() {
-                // SAFETY: `cpu_avx2::get()` just confirmed that this CPU has
-                // avx2, bmi1 and bmi2, the features `compress` enables.
-                unsafe { x86_avx2::compress(state, blocks) };
-                return;
-            }
-            unsupported(backend)
-        }
-        Backend::ArmSha => {
-            #[cfg(all(target_arch = "aarch64", feature = "arm-sha"))]
-            if cpu_arm_sha::get() {
-                // SAFETY: `cpu_arm_sha::get()` just confirmed that this CPU
-                // has sha2, the feature `compress` enables.
-                unsafe { aarch64_sha::compress(state, blocks) };
-                return;
-            }
-            unsupported(backend)
-        }
-        Backend::Portable => portable::compress(state, blocks),
-    }
+    backend_dispatch!(backend;
+        ShaNi => unsafe { x86_shani::compress(state, blocks) },
+        Avx2 => unsafe { x86_avx2::compress(state, blocks) },
+        ArmSha => unsafe { aarch64_sha::compress(state, blocks) },
+        Portable => safe { portable::compress(state, blocks) },
+    )
 }
 
 /// Whether `backend` builds the final padded block from registers (see
@@ -359,7 +219,7 @@ pub(crate) fn has_compress_final(backend: Backend) -> bool {
 /// Compress the final padded block of a `total`-byte message whose last
 /// `tail.len()` bytes fit in one block with the padding (FIPS 180-4
 /// §5.1.1): with SHA-NI the block is built in registers, with AVX2 it is
-/// written by [`final_block`], with the portable backend in a buffer.
+/// written by `hash_core::arch::x86::final_block`, with the portable backend in a buffer.
 ///
 /// # Panics
 /// If this CPU (or this build) does not support `backend`, or `tail` and
@@ -369,52 +229,28 @@ pub(crate) fn compress_final<A>(backend: Backend, state: &mut [u32; 8], tail: &[
 where
     A: hash_core::FixedAlgorithm<State = [u32; 8], Backend = Backend>,
 {
-    match backend {
-        Backend::ShaNi => {
-            #[cfg(all(target_arch = "x86_64", feature = "shani"))]
-            if cpu_shani::get() {
-                // SAFETY: `cpu_shani::get()` just confirmed that this CPU has
-                // sha, sse2, ssse3 and sse4.1, the features `compress_final`
-                // enables.
-                unsafe { x86_shani::compress_final(state, tail, total) };
-                return;
-            }
-            unsupported(backend)
-        }
-        #[cfg(target_arch = "x86_64")]
-        Backend::Avx2 => {
-            // SAFETY: SSE2, which `final_block` enables, is part of x86-64.
-            let block: Block<U64> = unsafe { final_block(tail, total) }.into();
-            compress(backend, state, core::slice::from_ref(&block));
-        }
-        _ => hash_core::compress_final_buffered::<A>(backend, state, tail, total),
-    }
+    backend_dispatch!(backend;
+        ShaNi => unsafe { x86_shani::compress_final(state, tail, total) },
+        Avx2 => safe { compress_final_x86(backend, state, tail, total) },
+        ArmSha | Portable => safe { hash_core::compress_final_buffered::<A>(backend, state, tail, total) },
+    )
 }
 
-/// The final padded block (`hash_core::padded_rows`) written with one
-/// 16-byte store per row. The AVX2 code reads the block with 16-byte loads,
-/// which the store buffer forwards from stores of the same 16 bytes; from
-/// the byte-wise stores of padding in a buffer it cannot, and a one-block
-/// message's schedule would wait for those to retire.
-#[cfg(target_arch = "x86_64")]
+/// The final block written by `hash_core::arch::x86::final_block` (one
+/// 16-byte store per row, which the AVX2 code's 16-byte loads forward
+/// from), then compressed.
+#[cfg(all(target_arch = "x86_64", feature = "avx2"))]
 #[inline]
-#[target_feature(enable = "sse2")]
-fn final_block(tail: &[u8], total: u128) -> [u8; 64] {
-    use core::arch::x86_64::{_mm_set_epi64x, _mm_storeu_si128};
-    let rows = hash_core::padded_rows::<4>(hash_core::Padding::Be64, tail, total);
-    let mut block = [0u8; 64];
-    for (dst, row) in block.chunks_exact_mut(16).zip(rows) {
-        let v = _mm_set_epi64x((row >> 64) as i64, row as i64);
-        // SAFETY: `dst` is 16 writable bytes; `storeu` has no alignment
-        // requirement.
-        unsafe { _mm_storeu_si128(dst.as_mut_ptr().cast(), v) };
-    }
-    block
+fn compress_final_x86(backend: Backend, state: &mut [u32; 8], tail: &[u8], total: u128) {
+    // SAFETY: SSE2, which `final_block` enables, is part of x86-64.
+    let block: Block<U64> =
+        unsafe { hash_core::arch::x86::final_block::<4, 64>(hash_core::Padding::Be64, tail, total) }.into();
+    compress(backend, state, core::slice::from_ref(&block));
 }
 
 /// A multi-buffer engine behind `digest_many`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Engine {
+pub(crate) enum Engine {
     /// Interleaved SHA-NI streams (`x86_shani`).
     ShaNiStreams,
     /// Eight AVX2 lanes (`x86_avx2`).
@@ -431,16 +267,28 @@ enum Engine {
     OneByOne,
 }
 
-/// Whether the 16-lane AVX-512 engine is compiled in and this CPU can run it.
-#[inline]
-fn avx512_supported() -> bool {
-    #[cfg(all(target_arch = "x86_64", feature = "avx512"))]
-    {
-        cpu_avx512::get()
-    }
-    #[cfg(not(all(target_arch = "x86_64", feature = "avx512")))]
-    {
-        false
+impl Engine {
+    /// Every engine, in the order of the variants.
+    #[cfg(test)]
+    const ALL: &'static [Engine] = &[
+        Engine::ShaNiStreams,
+        Engine::Avx2Lanes,
+        Engine::Avx512Lanes,
+        Engine::ArmShaStreams,
+        Engine::Avx512LanesLean,
+        Engine::OneByOne,
+    ];
+
+    /// Whether this build and CPU can run the engine.
+    #[cfg(test)]
+    fn is_supported(self) -> bool {
+        match self {
+            Engine::ShaNiStreams => Backend::ShaNi.is_supported(),
+            Engine::Avx2Lanes => Backend::Avx2.is_supported(),
+            Engine::Avx512Lanes | Engine::Avx512LanesLean => backend_checked!(supported avx512),
+            Engine::ArmShaStreams => Backend::ArmSha.is_supported(),
+            Engine::OneByOne => true,
+        }
     }
 }
 
@@ -461,8 +309,8 @@ fn avx512_supported() -> bool {
 fn engine(backend: Backend, messages: usize, mean: usize) -> Engine {
     let lanes_from = if mean < LANES_SHORT_MEAN { LANES_MIN_SHORT } else { 9 };
     match backend {
-        Backend::ShaNi if messages >= lanes_from && avx512_supported() => avx512_engine(),
-        Backend::Avx2 if messages >= 4 && avx512_supported() => avx512_engine(),
+        Backend::ShaNi if messages >= lanes_from && backend_checked!(supported avx512) => avx512_engine(),
+        Backend::Avx2 if messages >= 4 && backend_checked!(supported avx512) => avx512_engine(),
         Backend::ShaNi if mean < STREAMS_MIN_MEAN => Engine::OneByOne,
         Backend::ShaNi => Engine::ShaNiStreams,
         Backend::Avx2 => Engine::Avx2Lanes,
@@ -497,7 +345,8 @@ pub(crate) fn digest_many<A>(backend: Backend, inputs: &[&[u8]], outputs: &mut [
 where
     A: hash_core::FixedAlgorithm<State = [u32; 8], Backend = Backend>,
 {
-    hash_core::check_batch(inputs.len(), outputs.len());
+    // Every engine ends in a `hash_core::multi` function, which checks
+    // that the slices pair up.
     if !backend.is_supported() {
         unsupported(backend)
     }
@@ -539,110 +388,47 @@ where
     A: hash_core::FixedAlgorithm<State = [u32; 8], Backend = Backend>,
 {
     match engine {
-        Engine::ShaNiStreams => {
-            #[cfg(all(target_arch = "x86_64", feature = "shani"))]
-            if cpu_shani::get() {
-                // SAFETY: `cpu_shani::get()` just confirmed that this CPU has
-                // sha, sse2, ssse3 and sse4.1, which `digest_many` requires.
-                return unsafe { x86_shani::digest_many::<A>(inputs, outputs) };
-            }
-            unsupported(Backend::ShaNi)
-        }
-        Engine::Avx2Lanes => {
-            #[cfg(all(target_arch = "x86_64", feature = "avx2"))]
-            if cpu_avx2::get() {
-                // SAFETY: `cpu_avx2::get()` just confirmed that this CPU has
-                // avx2, bmi1 and bmi2, which `digest_many` requires.
-                return unsafe { x86_avx2::digest_many::<A>(inputs, outputs) };
-            }
-            unsupported(Backend::Avx2)
-        }
-        Engine::Avx512Lanes | Engine::Avx512LanesLean => {
-            #[cfg(all(target_arch = "x86_64", feature = "avx512"))]
-            if cpu_avx512::get() && backend.is_supported() {
-                return if engine == Engine::Avx512LanesLean {
-                    // SAFETY: `cpu_avx512::get()` just confirmed that this
-                    // CPU has avx512f and avx512bw, and
-                    // `backend.is_supported()` that it runs `backend`: what
-                    // `digest_many` requires.
-                    unsafe { x86_avx512::digest_many::<A, true>(backend, inputs, outputs) }
-                } else {
-                    // SAFETY: as above.
-                    unsafe { x86_avx512::digest_many::<A, false>(backend, inputs, outputs) }
-                };
-            }
-            panic!(
-                "sha256: the AVX-512 batch engine needs x86-64 with avx512f, avx512bw and the `avx512` cargo feature"
-            )
-        }
-        Engine::ArmShaStreams => {
-            #[cfg(all(target_arch = "aarch64", feature = "arm-sha"))]
-            if cpu_arm_sha::get() {
-                // SAFETY: `cpu_arm_sha::get()` just confirmed that this CPU
-                // has sha2, which `digest_many` requires.
-                return unsafe { aarch64_sha::digest_many::<A>(inputs, outputs, arm_streams()) };
-            }
-            unsupported(Backend::ArmSha)
-        }
-        Engine::OneByOne => {
-            hash_core::multi::digest_one_by_one::<A>(backend, inputs, outputs);
-        }
+        Engine::ShaNiStreams => backend_checked!(ShaNi, else unsupported(Backend::ShaNi), unsafe {
+            x86_shani::digest_many::<A>(inputs, outputs)
+        }),
+        Engine::Avx2Lanes => backend_checked!(Avx2, else unsupported(Backend::Avx2), unsafe {
+            x86_avx2::digest_many::<A>(inputs, outputs)
+        }),
+        // `x86_avx512::digest_many` finishes stragglers on `backend`, which
+        // must be supported too.
+        Engine::Avx512Lanes | Engine::Avx512LanesLean if !backend.is_supported() => unsupported(backend),
+        Engine::Avx512Lanes => backend_checked!(avx512, else avx512_missing(), unsafe {
+            x86_avx512::digest_many::<A, false>(backend, inputs, outputs)
+        }),
+        Engine::Avx512LanesLean => backend_checked!(avx512, else avx512_missing(), unsafe {
+            x86_avx512::digest_many::<A, true>(backend, inputs, outputs)
+        }),
+        Engine::ArmShaStreams => backend_checked!(ArmSha, else unsupported(Backend::ArmSha), unsafe {
+            aarch64_sha::digest_many::<A>(inputs, outputs, arm_streams())
+        }),
+        Engine::OneByOne => hash_core::multi::digest_one_by_one::<A>(backend, inputs, outputs),
     }
+}
+
+#[cold]
+#[track_caller]
+fn avx512_missing() -> ! {
+    panic!("sha256: the AVX-512 batch engine needs x86-64 with avx512f, avx512bw and the `avx512` cargo feature")
 }
 
 #[cfg(test)]
 mod tests {
     use super::{Backend, Engine, run_engine};
     use crate::algorithm::{Sha224, Sha256};
-    use hash_core::testing::{Rng, say};
-    use hash_core::{FixedAlgorithm, Hasher, OutputBytes};
-    use std::vec;
-    use std::vec::Vec;
-
-    /// Every batch engine this CPU runs, whichever one `digest_many` picks
-    /// here, against one-by-one portable hashing: batches of mixed lengths,
-    /// and of equal lengths that keep every lane busy.
-    fn check_engine<A: FixedAlgorithm<State = [u32; 8], Backend = Backend>>(engine: Engine, single: Backend) {
-        let mut rng = Rng::new(0x5eed_e261);
-        let lens = [0usize, 1, 55, 56, 63, 64, 65, 119, 120, 128, 1000, 4096, 8192];
-        for batch in [1usize, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 33, 64] {
-            for equal in [false, true] {
-                let common = lens[rng.below(lens.len())];
-                let msgs: Vec<Vec<u8>> = (0..batch)
-                    .map(|_| {
-                        let len = if equal {
-                            common
-                        } else if rng.below(2) == 0 {
-                            lens[rng.below(lens.len())]
-                        } else {
-                            rng.below(5000)
-                        };
-                        rng.bytes(len)
-                    })
-                    .collect();
-                let inputs: Vec<&[u8]> = msgs.iter().map(|m| &m[..]).collect();
-                let mut got = vec![A::Output::zeroed(); batch];
-                run_engine::<A>(engine, single, &inputs, &mut got);
-                for (i, (m, d)) in msgs.iter().zip(&got).enumerate() {
-                    let want = Hasher::<A>::digest_with_backend(Backend::Portable, m);
-                    assert_eq!(
-                        *d,
-                        want,
-                        "{} {engine:?} (single {single}): batch {batch}, message {i}, len {}",
-                        A::NAME,
-                        m.len()
-                    );
-                }
-            }
-        }
-    }
+    use hash_core::testing::check_engine;
+    use std::format;
 
     /// The rule for short messages, on whichever CPU runs it: a batch that
     /// no engine would speed up runs one by one.
     #[test]
     fn short_batches_run_one_by_one() {
-        use super::{LANES_MIN_SHORT, LANES_SHORT_MEAN, STREAMS_MIN_MEAN, avx512_engine, avx512_supported, engine};
-        let lanes = |fallback| if avx512_supported() { avx512_engine() } else { fallback };
+        use super::{LANES_MIN_SHORT, LANES_SHORT_MEAN, STREAMS_MIN_MEAN, avx512_engine, engine};
+        let lanes = |fallback| if backend_checked!(supported avx512) { avx512_engine() } else { fallback };
         let shani = Backend::ShaNi;
         assert_eq!(engine(shani, 2, 16), Engine::OneByOne);
         assert_eq!(engine(shani, 8, STREAMS_MIN_MEAN - 1), Engine::OneByOne);
@@ -657,27 +443,24 @@ mod tests {
         assert_eq!(engine(Backend::Portable, 64, 8192), Engine::OneByOne);
     }
 
+    /// Every batch engine this CPU runs, whichever one `digest_many` picks
+    /// here, with every single-stream backend to finish on, against
+    /// one-by-one portable hashing.
     #[test]
     fn every_batch_engine_matches_portable() {
-        let engines = [
-            (Engine::ShaNiStreams, Backend::ShaNi, super::shani_supported()),
-            (Engine::Avx2Lanes, Backend::Avx2, super::avx2_supported()),
-            (Engine::Avx512Lanes, Backend::ShaNi, super::avx512_supported() && super::shani_supported()),
-            (Engine::Avx512Lanes, Backend::Avx2, super::avx512_supported() && super::avx2_supported()),
-            (Engine::Avx512Lanes, Backend::Portable, super::avx512_supported()),
-            (Engine::ArmShaStreams, Backend::ArmSha, super::arm_sha_supported()),
-            (Engine::Avx512LanesLean, Backend::ShaNi, super::avx512_supported() && super::shani_supported()),
-            (Engine::Avx512LanesLean, Backend::Portable, super::avx512_supported()),
-            (Engine::OneByOne, Backend::Portable, true),
-        ];
-        for (engine, single, supported) in engines {
-            if supported {
-                check_engine::<Sha256>(engine, single);
-                check_engine::<Sha224>(engine, single);
-            } else {
-                say(format_args!(
-                    "sha256: SKIPPED batch engine {engine:?} with [{single}]: this CPU or build lacks it"
-                ));
+        const BATCHES: &[usize] = &[1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 33, 64];
+        for &engine in Engine::ALL {
+            for &single in Backend::all() {
+                let name = format!("{engine:?} (single {single})");
+                let supported = engine.is_supported() && single.is_supported();
+                check_engine::<Sha256>("sha256", &name, supported, 0x5eed_e261, BATCHES, |i, o| {
+                    run_engine::<Sha256>(engine, single, i, o)
+                });
+                if supported {
+                    check_engine::<Sha224>("sha256", &name, supported, 0x5eed_e261, BATCHES, |i, o| {
+                        run_engine::<Sha224>(engine, single, i, o)
+                    });
+                }
             }
         }
     }

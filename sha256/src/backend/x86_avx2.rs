@@ -113,16 +113,7 @@ fn schedule(x0: __m256i, x1: __m256i, x2: __m256i, x3: __m256i) -> __m256i {
     _mm256_add_epi32(w, _mm256_shuffle_epi8(s1, high_pair))
 }
 
-/// `x`, unchanged, but opaque to the optimiser: it cannot reassociate a
-/// sum across it, so the additions of `round!` stay in the order written.
-#[inline(always)]
-fn opaque(mut x: u32) -> u32 {
-    // SAFETY: the template is only a comment: no instruction is emitted, no
-    // memory, stack or flag is touched, and `x`'s register comes back as it
-    // went in.
-    unsafe { core::arch::asm!("/* {0:e} */", inout(reg) x, options(pure, nomem, nostack, preserves_flags)) };
-    x
-}
+use hash_core::arch::x86::opaque_u32 as opaque;
 
 /// One round (§6.2.2 step 3) with the working variables named in rotated
 /// order, so nothing moves: T1 = h + Σ1(e) + Ch(e, f, g) + `K[t]` + `W[t]`

@@ -40,10 +40,8 @@
 //! work would have to stay in `zmm16`-`zmm31` (hand-written assembly).
 
 use core::arch::x86_64::{
-    __m512i, _mm256_loadu_si256, _mm256_storeu_si256, _mm512_add_epi32, _mm512_castsi512_si256, _mm512_loadu_si512,
-    _mm512_ror_epi32, _mm512_set_epi64, _mm512_set1_epi32, _mm512_setzero_si512, _mm512_shuffle_epi8,
-    _mm512_shuffle_i32x4, _mm512_srli_epi32, _mm512_ternarylogic_epi32, _mm512_unpackhi_epi32, _mm512_unpackhi_epi64,
-    _mm512_unpacklo_epi32, _mm512_unpacklo_epi64, _mm512_zextsi256_si512,
+    __m512i, _mm256_loadu_si256, _mm256_storeu_si256, _mm512_add_epi32, _mm512_castsi512_si256, _mm512_ror_epi32,
+    _mm512_set1_epi32, _mm512_setzero_si512, _mm512_srli_epi32, _mm512_ternarylogic_epi32, _mm512_zextsi256_si512,
 };
 
 use hash_core::FixedAlgorithm;
@@ -61,7 +59,7 @@ const LANES: usize = 16;
 fn min_active(single: Backend) -> usize {
     match single {
         Backend::ShaNi => 6,
-        _ => 2,
+        Backend::Avx2 | Backend::ArmSha | Backend::Portable => 2,
     }
 }
 
@@ -73,65 +71,9 @@ const CHOOSE: i32 = 0xca;
 /// The majority of three: Maj (4.3).
 const MAJORITY: i32 = 0xe8;
 
-/// Transpose the 16 x 16 matrix of 32-bit words whose rows are `r`.
-#[inline]
-#[target_feature(enable = "avx512f,avx512bw")]
-fn transpose(r: &[__m512i; 16]) -> [__m512i; 16] {
-    // Within each 128-bit lane: pairs of rows, then quadruples, so that
-    // u[4k + m] holds, in 128-bit lane L, word 4L + m of rows 4k..4k+4.
-    let mut t = [_mm512_setzero_si512(); 16];
-    for k in 0..8 {
-        t[2 * k] = _mm512_unpacklo_epi32(r[2 * k], r[2 * k + 1]);
-        t[2 * k + 1] = _mm512_unpackhi_epi32(r[2 * k], r[2 * k + 1]);
-    }
-    let mut u = [_mm512_setzero_si512(); 16];
-    for k in 0..4 {
-        u[4 * k] = _mm512_unpacklo_epi64(t[4 * k], t[4 * k + 2]);
-        u[4 * k + 1] = _mm512_unpackhi_epi64(t[4 * k], t[4 * k + 2]);
-        u[4 * k + 2] = _mm512_unpacklo_epi64(t[4 * k + 1], t[4 * k + 3]);
-        u[4 * k + 3] = _mm512_unpackhi_epi64(t[4 * k + 1], t[4 * k + 3]);
-    }
-    // For each m, a 4 x 4 transpose of 128-bit lanes across u[m],
-    // u[4 + m], u[8 + m], u[12 + m] gives words m, 4 + m, 8 + m, 12 + m.
-    let mut out = [_mm512_setzero_si512(); 16];
-    for m in 0..4 {
-        let (v0, v1, v2, v3) = (u[m], u[4 + m], u[8 + m], u[12 + m]);
-        let x0 = _mm512_shuffle_i32x4::<0x44>(v0, v1);
-        let x1 = _mm512_shuffle_i32x4::<0xee>(v0, v1);
-        let x2 = _mm512_shuffle_i32x4::<0x44>(v2, v3);
-        let x3 = _mm512_shuffle_i32x4::<0xee>(v2, v3);
-        out[m] = _mm512_shuffle_i32x4::<0x88>(x0, x2);
-        out[4 + m] = _mm512_shuffle_i32x4::<0xdd>(x0, x2);
-        out[8 + m] = _mm512_shuffle_i32x4::<0x88>(x1, x3);
-        out[12 + m] = _mm512_shuffle_i32x4::<0xdd>(x1, x3);
-    }
-    out
-}
+use hash_core::arch::x86::transpose_16x16_epi32 as transpose;
 
-/// The block at byte `at` of every lane as the sixteen message words,
-/// big-endian (§3.1, §5.2.1), one word of all lanes per register.
-///
-/// The lanes come as pointers and the sixteen loads are written out: from
-/// a loop over slices, LLVM kept a loop with a bounds check per lane and
-/// block and bounced the rows through a zeroed stack array.
-///
-/// # Safety
-/// Every pointer in `lanes` must be valid for reads of `at + 64` bytes.
-#[inline]
-#[target_feature(enable = "avx512f,avx512bw")]
-unsafe fn load_words(lanes: &[*const u8; LANES], at: usize) -> [__m512i; 16] {
-    let swap = 0x0c0d_0e0f_0809_0a0b;
-    let lo = 0x0405_0607_0001_0203;
-    let swap = _mm512_set_epi64(swap, lo, swap, lo, swap, lo, swap, lo);
-    macro_rules! rows {
-        ($($lane:literal)*) => {[$(
-            // SAFETY: the caller guarantees 64 readable bytes at `at` in
-            // every lane; loadu has no alignment requirement.
-            _mm512_shuffle_epi8(unsafe { _mm512_loadu_si512(lanes[$lane].add(at).cast()) }, swap),
-        )*]};
-    }
-    transpose(&rows!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15))
-}
+use hash_core::arch::x86::load_be_words_16x16 as load_words;
 
 /// σ0 (4.6) of every lane.
 #[inline]
@@ -174,17 +116,7 @@ fn wk(w: &mut [__m512i; 16], t: usize) -> __m512i {
     _mm512_add_epi32(w[t % 16], _mm512_set1_epi32(K[t] as i32))
 }
 
-/// `x`, unchanged, through an empty `asm!` block: LLVM can no longer see
-/// that it is a sum, so it keeps the addition trees of [`round!`] in the
-/// shape written there instead of reassociating them into one long chain.
-#[inline]
-#[target_feature(enable = "avx512f,avx512bw")]
-fn opaque(mut x: __m512i) -> __m512i {
-    // SAFETY: the assembly is empty; it only names `x`'s register, and
-    // touches no memory, stack or flags, as the options say.
-    unsafe { core::arch::asm!("/* {0} */", inout(zmm_reg) x, options(pure, nomem, nostack, preserves_flags)) };
-    x
-}
+use hash_core::arch::x86::opaque_m512i as opaque;
 
 /// One round of every lane (§6.2.2 step 3), with the working variables
 /// named in rotated order: T1 is added into `d` (the next `e`) and `h`

@@ -548,7 +548,7 @@ pub(super) fn permute<const ROUNDS: usize>(state: &mut [u64; 25]) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{cpuid_avx512, portable};
+    use super::super::{Backend, portable};
     use super::{absorb, permute};
 
     /// xorshift64 pseudo-random lanes.
@@ -568,7 +568,7 @@ mod tests {
     /// uses.
     #[test]
     fn matches_portable_on_random_states() {
-        if !cpuid_avx512::get() {
+        if !Backend::Avx512.is_supported() {
             hash_core::testing::say(format_args!(
                 "sha3: x86_avx512_1x: this CPU lacks AVX-512F, one-state AVX-512 permutation not tested"
             ));
@@ -579,7 +579,7 @@ mod tests {
             let start = if trial == 0 { [0; 25] } else { random_state(&mut seed) };
             let (mut want, mut got) = (start, start);
             portable::permute::<24>(&mut want);
-            // SAFETY: `cpuid_avx512::get()` confirmed AVX-512F above.
+            // SAFETY: `Backend::Avx512.is_supported()` confirmed AVX-512F above.
             unsafe { permute::<24>(&mut got) };
             assert_eq!(got, want, "Keccak-p[1600, 24], trial {trial}");
             let (mut want, mut got) = (start, start);

@@ -8,7 +8,7 @@
 //! before it calls `#[target_feature]` code, and panics otherwise.
 
 use hash_core::typenum::U128;
-use hash_core::{BackendKind, Block, DetectCache, FixedAlgorithm};
+use hash_core::{Block, FixedAlgorithm};
 
 #[cfg(all(target_arch = "aarch64", feature = "aarch64"))]
 mod aarch64_scalar;
@@ -20,205 +20,111 @@ mod x86_avx2;
 #[cfg(all(target_arch = "x86_64", feature = "avx512"))]
 mod x86_avx512;
 
-#[cfg(all(target_arch = "x86_64", feature = "avx2"))]
-cpufeatures::new!(cpu_avx2, "avx2", "bmi1", "bmi2");
-#[cfg(all(target_arch = "x86_64", feature = "avx512"))]
-cpufeatures::new!(cpu_avx512, "avx512f", "avx512vl", "avx512bw", "avx2", "bmi1", "bmi2");
-#[cfg(all(target_arch = "aarch64", feature = "arm-sha512"))]
-cpufeatures::new!(cpu_sha3, "sha3");
-
-/// A SHA-512 compression backend (shared by SHA-384, SHA-512/224 and
-/// SHA-512/256).
-///
-/// [`Backend::detect`] picks the best one for this CPU (AVX-512, then
-/// AVX2, then portable); every hasher's `with_backend` forces one (it
-/// panics, naming the missing CPU features, if this CPU lacks them;
-/// `try_with_backend` returns the error instead). The same value selects both the
-/// single-message path and the batch engine of `digest_many`.
-///
-/// Every variant exists in every build; one whose cargo feature is off, or
-/// that needs x86-64 on another target, reports `is_supported() == false`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Backend {
-    /// AVX-512 (F, VL and BW) with AVX2, BMI1 and BMI2 (Intel Skylake-SP
-    /// and later server cores, AMD Zen 4 and later).
+hash_core::backend_table! {
+    at crate::backend, panics "sha512";
+    /// A SHA-512 compression backend (shared by SHA-384, SHA-512/224 and
+    /// SHA-512/256).
     ///
-    /// One message: the code of [`Backend::Avx2`] (the rounds of one
-    /// message form a single dependency chain, best run on general
-    /// registers), its message schedule with AVX-512VL rotations and
-    /// three-way XORs. `digest_many`: eight messages at once, one per 64-bit
-    /// lane of the `zmm` registers, with `vprorq` rotations and `vpternlogq`
-    /// for Ch, Maj and the three-way XORs; the last few messages of a
-    /// batch, once fewer than four lanes would be busy, go through the
-    /// one-message path.
+    /// [`Backend::detect`] picks the best one for this CPU (AVX-512, then
+    /// AVX2, then portable); every hasher's `with_backend` forces one (it
+    /// panics, naming the missing CPU features, if this CPU lacks them;
+    /// `try_with_backend` returns the error instead). The same value selects both the
+    /// single-message path and the batch engine of `digest_many`.
     ///
-    /// Needs x86-64 with `avx512f`, `avx512vl`, `avx512bw`, `avx2`, `bmi1`,
-    /// `bmi2` and the `avx512` cargo feature (on by default).
-    Avx512,
-    /// AVX2, BMI1 and BMI2 (Intel Haswell and later, AMD Zen and later).
-    ///
-    /// One message: the message schedule of two blocks at once in the two
-    /// 128-bit halves of `ymm` registers, `W + K` spilled to the stack, and
-    /// the rounds on general registers with BMI2 `rorx` rotations.
-    /// `digest_many`: five messages at once, four in the 64-bit lanes of
-    /// `ymm` registers and the fifth on general registers in the same loop
-    /// (the vector lanes are bound by the vector shift units, which leaves
-    /// the integer ALUs free); the last few messages of a batch, once fewer
-    /// than four lanes would be busy, go through the one-message path.
-    ///
-    /// Needs x86-64 with `avx2`, `bmi1`, `bmi2` and the `avx2` cargo feature
-    /// (on by default).
-    Avx2,
-    /// The Armv8.2 SHA512 instructions (`SHA512H`, `SHA512H2`, `SHA512SU0`,
-    /// `SHA512SU1`): Apple M1 and later, Arm Neoverse V1/V2/N2 (AWS
-    /// Graviton3/4), Cortex-A710/X2 and later.
-    ///
-    /// One message: four state vectors and eight schedule vectors, two
-    /// rounds per `SHA512H`/`SHA512H2` pair, twelve instructions per two
-    /// rounds. `digest_many`: two messages at once, their instruction
-    /// streams interleaved step by step so that the second fills the
-    /// latency of the first's round chain; a message left on its own goes
-    /// through the one-message path.
-    ///
-    /// Needs aarch64 with both the SHA512 and the SHA3 extensions (Rust's
-    /// `sha3` target feature, which the code is compiled with, covers
-    /// both). Detection checks each one: on Linux and Android the
-    /// `HWCAP_SHA512` and `HWCAP_SHA3` bits of `AT_HWCAP` (`cpufeatures`
-    /// 0.2 alone reports `sha3` when either bit is set), on Apple platforms
-    /// `hw.optional.armv8_2_sha512` and `hw.optional.armv8_2_sha3` (through
-    /// `cpufeatures`); std's `is_aarch64_feature_detected!("sha3")` also
-    /// requires both. Other operating systems report it unsupported.
-    /// Cargo feature `arm-sha512` (on by default).
-    ArmSha512,
-    /// Scalar aarch64 code for CPUs without the SHA512 instructions (Arm
-    /// Cortex-A53/A72/A76, Neoverse N1 (AWS Graviton2), Raspberry Pi 4 and
-    /// 5), arranged for aarch64's three-operand instructions with rotated
-    /// operands (see `aarch64_scalar.rs`). `digest_many`: the messages one
-    /// after another.
-    ///
-    /// Needs aarch64 (any; no extension) and the `aarch64` cargo feature
-    /// (on by default).
-    Aarch64,
-    /// Safe, fully unrolled Rust; runs everywhere. One message: one block
-    /// at a time. `digest_many`: the messages one after another.
-    Portable,
+    /// Every variant exists in every build; one whose cargo feature is off, or
+    /// that needs x86-64 on another target, reports `is_supported() == false`.
+    pub enum Backend {
+        /// AVX-512 (F, VL and BW) with AVX2, BMI1 and BMI2 (Intel Skylake-SP
+        /// and later server cores, AMD Zen 4 and later).
+        ///
+        /// One message: the code of [`Backend::Avx2`] (the rounds of one
+        /// message form a single dependency chain, best run on general
+        /// registers), its message schedule with AVX-512VL rotations and
+        /// three-way XORs. `digest_many`: eight messages at once, one per 64-bit
+        /// lane of the `zmm` registers, with `vprorq` rotations and `vpternlogq`
+        /// for Ch, Maj and the three-way XORs; the last few messages of a
+        /// batch, once fewer than four lanes would be busy, go through the
+        /// one-message path.
+        ///
+        /// Needs x86-64 with `avx512f`, `avx512vl`, `avx512bw`, `avx2`, `bmi1`,
+        /// `bmi2` and the `avx512` cargo feature (on by default).
+        Avx512 = "avx512" if (all(target_arch = "x86_64", feature = "avx512"))
+            cpu [features "avx512f", "avx512vl", "avx512bw", "avx2", "bmi1", "bmi2"] requires [x86 "avx512"];
+        /// AVX2, BMI1 and BMI2 (Intel Haswell and later, AMD Zen and later).
+        ///
+        /// One message: the message schedule of two blocks at once in the two
+        /// 128-bit halves of `ymm` registers, `W + K` spilled to the stack, and
+        /// the rounds on general registers with BMI2 `rorx` rotations.
+        /// `digest_many`: five messages at once, four in the 64-bit lanes of
+        /// `ymm` registers and the fifth on general registers in the same loop
+        /// (the vector lanes are bound by the vector shift units, which leaves
+        /// the integer ALUs free); the last few messages of a batch, once fewer
+        /// than four lanes would be busy, go through the one-message path.
+        ///
+        /// Needs x86-64 with `avx2`, `bmi1`, `bmi2` and the `avx2` cargo feature
+        /// (on by default).
+        Avx2 = "avx2" if (all(target_arch = "x86_64", feature = "avx2"))
+            cpu [features "avx2", "bmi1", "bmi2"] requires [x86 "avx2"];
+        /// The Armv8.2 SHA512 instructions (`SHA512H`, `SHA512H2`, `SHA512SU0`,
+        /// `SHA512SU1`): Apple M1 and later, Arm Neoverse V1/V2/N2 (AWS
+        /// Graviton3/4), Cortex-A710/X2 and later.
+        ///
+        /// One message: four state vectors and eight schedule vectors, two
+        /// rounds per `SHA512H`/`SHA512H2` pair, twelve instructions per two
+        /// rounds. `digest_many`: two messages at once, their instruction
+        /// streams interleaved step by step so that the second fills the
+        /// latency of the first's round chain; a message left on its own goes
+        /// through the one-message path.
+        ///
+        /// Needs aarch64 with both the SHA512 and the SHA3 extensions (Rust's
+        /// `sha3` target feature, which the code is compiled with, covers
+        /// both). Detection checks each one: on Linux and Android the
+        /// `HWCAP_SHA512` and `HWCAP_SHA3` bits of `AT_HWCAP` (`cpufeatures`
+        /// 0.2 alone reports `sha3` when either bit is set), on Apple platforms
+        /// `hw.optional.armv8_2_sha512` and `hw.optional.armv8_2_sha3` (through
+        /// `cpufeatures`); std's `is_aarch64_feature_detected!("sha3")` also
+        /// requires both. Other operating systems report it unsupported.
+        /// Cargo feature `arm-sha512` (on by default).
+        ArmSha512 = "arm-sha512" if (all(target_arch = "aarch64", feature = "arm-sha512"))
+            cpu [fn crate::backend::detect_arm_sha512]
+            requires ["aarch64 with the SHA512 and SHA3 extensions (Linux, Android or Apple OS)" "arm-sha512"];
+        /// Scalar aarch64 code for CPUs without the SHA512 instructions (Arm
+        /// Cortex-A53/A72/A76, Neoverse N1 (AWS Graviton2), Raspberry Pi 4 and
+        /// 5), arranged for aarch64's three-operand instructions with rotated
+        /// operands (see `aarch64_scalar.rs`). `digest_many`: the messages one
+        /// after another.
+        ///
+        /// Needs aarch64 (any; no extension) and the `aarch64` cargo feature
+        /// (on by default).
+        Aarch64 = "aarch64" if (all(target_arch = "aarch64", feature = "aarch64")) cpu [always] requires ["aarch64" "aarch64"];
+        /// Safe, fully unrolled Rust; runs everywhere. One message: one block
+        /// at a time. `digest_many`: the messages one after another.
+        Portable = "portable" if (all()) cpu [always] requires [];
+    }
+    checks {
+        // `cpufeatures`' "sha3", the first half of `detect_arm_sha512`.
+        sha3 if (all(target_arch = "aarch64", feature = "arm-sha512")) cpu [features "sha3"];
+    }
+    batch_engine: crate::backend::batch_engine;
 }
 
-static DETECTED: DetectCache = DetectCache::new();
-
-impl BackendKind for Backend {
-    const ALL: &'static [Backend] =
-        &[Backend::Avx512, Backend::Avx2, Backend::ArmSha512, Backend::Aarch64, Backend::Portable];
-
-    fn name(self) -> &'static str {
-        match self {
-            Backend::Avx512 => "avx512",
-            Backend::Avx2 => "avx2",
-            Backend::ArmSha512 => "arm-sha512",
-            Backend::Aarch64 => "aarch64",
-            Backend::Portable => "portable",
-        }
+/// The batch engine is the backend's own on every CPU (see the variants'
+/// docs): on a CPU with AVX-512 the `avx512` backend is the detected one,
+/// so forcing `avx2` there measures the AVX2 engine.
+fn batch_engine(backend: Backend, messages: usize) -> &'static str {
+    if !backend.is_supported() {
+        return "one by one";
     }
-
-    fn requires(self) -> &'static str {
-        match self {
-            Backend::Avx512 => {
-                "x86-64 with avx512f, avx512vl, avx512bw, avx2, bmi1, bmi2 and the `avx512` cargo feature"
-            }
-            Backend::Avx2 => "x86-64 with avx2, bmi1, bmi2 and the `avx2` cargo feature",
-            Backend::ArmSha512 => {
-                "aarch64 with the SHA512 and SHA3 extensions (Linux, Android or Apple OS) and the `arm-sha512` cargo feature"
-            }
-            Backend::Aarch64 => "aarch64 and the `aarch64` cargo feature",
-            Backend::Portable => "",
-        }
-    }
-
-    #[inline]
-    fn is_supported(self) -> bool {
-        match self {
-            Backend::Avx512 => avx512_supported(),
-            Backend::Avx2 => avx2_supported(),
-            Backend::ArmSha512 => arm_sha512_supported(),
-            Backend::Aarch64 => cfg!(all(target_arch = "aarch64", feature = "aarch64")),
-            Backend::Portable => true,
-        }
-    }
-
-    #[inline]
-    fn detect() -> Self {
-        DETECTED.get()
-    }
-
-    /// The batch engine is the backend's own on every CPU (see the
-    /// variants' docs): on a CPU with AVX-512 the `avx512` backend is the
-    /// detected one, so forcing `avx2` there measures the AVX2 engine.
-    fn batch_engine(self, messages: usize) -> &'static str {
-        match self {
-            _ if !self.is_supported() => "one by one",
-            Backend::Avx512 if messages >= 4 => "avx512 8 lanes",
-            Backend::Avx2 if messages >= 4 => "avx2 4 lanes + 1 scalar",
-            Backend::ArmSha512 if messages >= 2 => "arm-sha512 2 streams",
-            _ => "one by one",
-        }
-    }
-}
-
-hash_core::backend_api!(Backend);
-
-/// Whether the AVX2 backend is compiled in and this CPU can run it.
-#[inline]
-fn avx2_supported() -> bool {
-    #[cfg(all(target_arch = "x86_64", feature = "avx2"))]
-    {
-        cpu_avx2::get()
-    }
-    #[cfg(not(all(target_arch = "x86_64", feature = "avx2")))]
-    {
-        false
-    }
-}
-
-/// Whether the AVX-512 backend is compiled in and this CPU can run it.
-#[inline]
-fn avx512_supported() -> bool {
-    #[cfg(all(target_arch = "x86_64", feature = "avx512"))]
-    {
-        cpu_avx512::get()
-    }
-    #[cfg(not(all(target_arch = "x86_64", feature = "avx512")))]
-    {
-        false
+    match backend {
+        Backend::Avx512 if messages >= 4 => "avx512 8 lanes",
+        Backend::Avx2 if messages >= 4 => "avx2 4 lanes + 1 scalar",
+        Backend::ArmSha512 if messages >= 2 => "arm-sha512 2 streams",
+        Backend::Avx512 | Backend::Avx2 | Backend::ArmSha512 | Backend::Aarch64 | Backend::Portable => "one by one",
     }
 }
 
 /// Whether this is aarch64 and the CPU has the SHA512 and SHA3 extensions
-/// (see [`Backend::ArmSha512`]), detected once and cached.
-#[inline]
-fn arm_sha512_supported() -> bool {
-    #[cfg(all(target_arch = "aarch64", feature = "arm-sha512"))]
-    {
-        use core::sync::atomic::{AtomicU8, Ordering};
-        /// 0: not yet detected, 1: unsupported, 2: supported.
-        static CACHE: AtomicU8 = AtomicU8::new(0);
-        match CACHE.load(Ordering::Relaxed) {
-            1 => false,
-            2 => true,
-            _ => {
-                let yes = detect_arm_sha512();
-                CACHE.store(if yes { 2 } else { 1 }, Ordering::Relaxed);
-                yes
-            }
-        }
-    }
-    #[cfg(not(all(target_arch = "aarch64", feature = "arm-sha512")))]
-    {
-        false
-    }
-}
-
-/// The uncached check behind [`arm_sha512_supported`].
+/// (see [`Backend::ArmSha512`]); the table caches the answer.
 #[cfg(all(target_arch = "aarch64", feature = "arm-sha512"))]
 #[cold]
 fn detect_arm_sha512() -> bool {
@@ -227,7 +133,7 @@ fn detect_arm_sha512() -> bool {
     // Linux and Android `AT_HWCAP & (HWCAP_SHA3 | HWCAP_SHA512) != 0`, that
     // is either bit, so there each bit is checked below as well; elsewhere
     // false (unless the build enables `sha3` statically).
-    if !cpu_sha3::get() {
+    if !backend_checked!(supported sha3) {
         return false;
     }
     // `getauxval_hwcap` is the (doc-hidden, public) helper that
@@ -254,69 +160,21 @@ fn hwcap_has_sha512_and_sha3(hwcap: u64) -> bool {
     hwcap & HWCAP_SHA3 != 0 && hwcap & HWCAP_SHA512 != 0
 }
 
-/// The panic for a backend that was not checked with `Backend::check`.
-#[cold]
-#[inline(never)]
-#[track_caller]
-fn unsupported(backend: Backend) -> ! {
-    hash_core::unsupported("sha512", backend)
-}
-
-/// `Backend::Aarch64`'s compression; it panics on other targets.
-#[inline]
-fn aarch64_compress(state: &mut [u64; 8], blocks: &[Block<U128>]) {
-    #[cfg(all(target_arch = "aarch64", feature = "aarch64"))]
-    aarch64_scalar::compress(state, blocks);
-    #[cfg(not(all(target_arch = "aarch64", feature = "aarch64")))]
-    {
-        let _ = (state, blocks);
-        unsupported(Backend::Aarch64)
-    }
-}
-
 /// Compress `blocks` into `state` with `backend` (FIPS 180-4 §6.4.2).
 ///
 /// # Panics
 /// If this CPU (or this build) does not support `backend`.
 #[inline]
 pub(crate) fn compress(backend: Backend, state: &mut [u64; 8], blocks: &[Block<U128>]) {
-    match backend {
-        Backend::Avx512 => {
-            #[cfg(all(target_arch = "x86_64", feature = "avx512"))]
-            if cpu_avx512::get() {
-                // SAFETY: `cpu_avx512::get()` just confirmed that this CPU
-                // has avx2, bmi1, bmi2, avx512f and avx512vl (among others),
-                // the features `compress_vl` enables.
-                unsafe { x86_avx2::compress_vl(state, blocks) };
-                return;
-            }
-            unsupported(backend)
-        }
-        Backend::Avx2 => {
-            #[cfg(all(target_arch = "x86_64", feature = "avx2"))]
-            if cpu_avx2::get() {
-                // SAFETY: `cpu_avx2::get()` just confirmed that this CPU has
-                // avx2, bmi1 and bmi2, the features `compress` enables.
-                unsafe { x86_avx2::compress(state, blocks) };
-                return;
-            }
-            unsupported(backend)
-        }
-        Backend::ArmSha512 => {
-            #[cfg(all(target_arch = "aarch64", feature = "arm-sha512"))]
-            if arm_sha512_supported() {
-                // SAFETY: `arm_sha512_supported()` just confirmed that this
-                // CPU has the SHA512 and SHA3 extensions (Rust's `sha3`
-                // target feature; NEON is part of every aarch64 target), the
-                // features `compress` enables.
-                unsafe { aarch64_sha512::compress(state, blocks) };
-                return;
-            }
-            unsupported(backend)
-        }
-        Backend::Aarch64 => aarch64_compress(state, blocks),
-        Backend::Portable => portable::compress(state, blocks),
-    }
+    backend_dispatch!(backend;
+        // `compress_vl` needs avx2, bmi1, bmi2, avx512f and avx512vl.
+        Avx512 => unsafe { x86_avx2::compress_vl(state, blocks) },
+        Avx2 => unsafe { x86_avx2::compress(state, blocks) },
+        // NEON is part of every aarch64 target.
+        ArmSha512 => unsafe { aarch64_sha512::compress(state, blocks) },
+        Aarch64 => safe { aarch64_scalar::compress(state, blocks) },
+        Portable => safe { portable::compress(state, blocks) },
+    )
 }
 
 /// Whether `backend` takes the final padded block built from registers
@@ -328,7 +186,8 @@ pub(crate) fn has_compress_final(backend: Backend) -> bool {
 
 /// Compress the final padded block of a `total`-byte message whose last
 /// `tail.len()` bytes fit in one block with the padding (FIPS 180-4
-/// §5.1.2). The x86 backends get the block as written by [`final_block`];
+/// §5.1.2). The x86 backends get the block as written by
+/// `hash_core::arch::x86::final_block` (one 16-byte store per row);
 /// the portable one pads in a buffer. `A` is one of the SHA-512 family.
 ///
 /// # Panics
@@ -342,32 +201,11 @@ where
     #[cfg(target_arch = "x86_64")]
     if has_compress_final(backend) {
         // SAFETY: SSE2, which `final_block` enables, is part of x86-64.
-        let block: Block<U128> = unsafe { final_block(tail, total) }.into();
+        let block: Block<U128> =
+            unsafe { hash_core::arch::x86::final_block::<8, 128>(hash_core::Padding::Be128, tail, total) }.into();
         return compress(backend, state, core::slice::from_ref(&block));
     }
     hash_core::compress_final_buffered::<A>(backend, state, tail, total);
-}
-
-/// The final padded block (`hash_core::padded_rows`) written with one
-/// 16-byte store per row. The backends read the block with 16- and 32-byte
-/// loads, which the store buffer forwards from stores of those bytes
-/// (Intel cores forward a 32-byte load from two 16-byte stores); from the
-/// byte-wise stores of padding in a buffer it cannot, and a one-block
-/// message's rounds would wait for those to retire.
-#[cfg(target_arch = "x86_64")]
-#[inline]
-#[target_feature(enable = "sse2")]
-fn final_block(tail: &[u8], total: u128) -> [u8; 128] {
-    use core::arch::x86_64::{_mm_set_epi64x, _mm_storeu_si128};
-    let rows = hash_core::padded_rows::<8>(hash_core::Padding::Be128, tail, total);
-    let mut block = [0u8; 128];
-    for (dst, row) in block.chunks_exact_mut(16).zip(rows) {
-        let v = _mm_set_epi64x((row >> 64) as i64, row as i64);
-        // SAFETY: `dst` is 16 writable bytes; `storeu` has no alignment
-        // requirement.
-        unsafe { _mm_storeu_si128(dst.as_mut_ptr().cast(), v) };
-    }
-    block
 }
 
 /// Hash each of `inputs` into the matching `outputs` slot with `backend`'s
@@ -379,45 +217,14 @@ pub(crate) fn digest_many<A>(backend: Backend, inputs: &[&[u8]], outputs: &mut [
 where
     A: FixedAlgorithm<Backend = Backend, State = [u64; 8], BlockSize = U128>,
 {
-    hash_core::check_batch(inputs.len(), outputs.len());
-    match backend {
-        Backend::Avx512 => {
-            #[cfg(all(target_arch = "x86_64", feature = "avx512"))]
-            if cpu_avx512::get() {
-                // SAFETY: `cpu_avx512::get()` just confirmed that this CPU
-                // has avx512f, avx512vl, avx512bw, avx2, bmi1 and bmi2, which
-                // cover the features `digest_many` enables.
-                return unsafe { x86_avx512::digest_many::<A>(inputs, outputs) };
-            }
-            unsupported(backend)
-        }
-        Backend::Avx2 => {
-            #[cfg(all(target_arch = "x86_64", feature = "avx2"))]
-            if cpu_avx2::get() {
-                // SAFETY: `cpu_avx2::get()` just confirmed that this CPU has
-                // avx2, bmi1 and bmi2, the features `digest_many` enables.
-                return unsafe { x86_avx2::digest_many::<A>(inputs, outputs) };
-            }
-            unsupported(backend)
-        }
-        Backend::ArmSha512 => {
-            #[cfg(all(target_arch = "aarch64", feature = "arm-sha512"))]
-            if arm_sha512_supported() {
-                // SAFETY: `arm_sha512_supported()` just confirmed that this
-                // CPU has the SHA512 and SHA3 extensions, the features
-                // `digest_many` enables (with NEON, part of every aarch64
-                // target).
-                return unsafe { aarch64_sha512::digest_many::<A>(inputs, outputs) };
-            }
-            unsupported(backend)
-        }
-        Backend::Aarch64 | Backend::Portable => {
-            if !backend.is_supported() {
-                unsupported(backend)
-            }
-            hash_core::multi::digest_one_by_one::<A>(backend, inputs, outputs);
-        }
-    }
+    // Every engine ends in a `hash_core::multi` function, which checks
+    // that the slices pair up.
+    backend_dispatch!(backend;
+        Avx512 => unsafe { x86_avx512::digest_many::<A>(inputs, outputs) },
+        Avx2 => unsafe { x86_avx2::digest_many::<A>(inputs, outputs) },
+        ArmSha512 => unsafe { aarch64_sha512::digest_many::<A>(inputs, outputs) },
+        Aarch64 | Portable => safe { hash_core::multi::digest_one_by_one::<A>(backend, inputs, outputs) },
+    )
 }
 
 #[cfg(test)]

@@ -186,16 +186,7 @@ fn store(out: &mut [u64; 4], v: __m256i) {
     unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast::<__m256i>(), v) }
 }
 
-/// `x`, unchanged, but opaque to the optimiser: it cannot reassociate a
-/// sum across it, so the additions of `round!` stay in the order written.
-#[inline(always)]
-fn opaque(mut x: u64) -> u64 {
-    // SAFETY: the template is only a comment: no instruction is emitted, no
-    // memory, stack or flag is touched, and `x`'s register comes back as it
-    // went in.
-    unsafe { core::arch::asm!("/* {0} */", inout(reg) x, options(pure, nomem, nostack, preserves_flags)) };
-    x
-}
+use hash_core::arch::opaque_u64 as opaque;
 
 /// One round (§6.4.2 step 3) with the variables named in rotated order:
 /// T1 = h + Σ1(e) + Ch(e, f, g) + `K[t]` + `W[t]` goes into d (the next e) and
