@@ -42,6 +42,7 @@ use block_buffer::EagerBuffer;
 use core::array;
 use generic_array::typenum::Unsigned;
 
+use crate::padding::{pad_tail, tail_len};
 use crate::xof::XofReader;
 use crate::{Algorithm, FixedAlgorithm, OutputBytes, Padding, XofAlgorithm};
 
@@ -159,116 +160,6 @@ impl<'a> Lane<'a> {
         let end = clock + (TAIL_CAP - self.tail_start);
         (end, end)
     }
-}
-
-/// Write the padded tail of a message of `total` bytes whose last partial
-/// block is `rest` at the end of `tail`, and return where it starts (it is
-/// one or two blocks of `bs` bytes): `rest`, `0x80`, zeros and the bit
-/// length for Merkle–Damgård (RFC 1321 §3.1–3.2, FIPS 180-4 §5.1.1–5.1.2),
-/// `rest` then `pad10*1` with the domain bits in the first padding byte for
-/// Keccak (FIPS 202 §5.1, §B.2). The same blocks as `fixed::pad` (which
-/// the streaming `Hasher` uses) makes, written straight into a lane's (or
-/// the one-shot path's) buffer instead of through a block buffer, without
-/// library calls: this runs once per message. Always inlined, so that `bs`
-/// and the buffer's length are constants and the fills below stay inline.
-#[inline(always)]
-pub(crate) fn pad_tail(padding: Padding, bs: usize, rest: &[u8], total: u128, tail: &mut [u8]) -> usize {
-    let cap = tail.len();
-    let n = rest.len();
-    let bits = total.wrapping_mul(8);
-    if let Padding::Keccak(domain) = padding {
-        let block = &mut tail[cap - bs..];
-        block.fill(0);
-        copy_short(block, rest);
-        block[n] ^= domain;
-        block[bs - 1] ^= 0x80;
-        return cap - bs;
-    }
-    let field = length_field(padding);
-    let len = tail_len(padding, bs, n);
-    // Zero whole blocks first: fills of a fixed size (`bs` and the buffer's
-    // length are constants once inlined) are a few vector stores, not a call.
-    if len == bs {
-        tail[cap - bs..].fill(0);
-    } else {
-        tail[cap - 2 * bs..].fill(0);
-    }
-    let padded = &mut tail[cap - len..];
-    copy_short(padded, rest);
-    padded[n] = 0x80;
-    let end = &mut padded[len - field..];
-    match padding {
-        // The length fields are defined modulo 2^64 (RFC 1321 §3.2); FIPS
-        // 180-4 limits messages to below 2^64 bits for these algorithms.
-        Padding::Le64 => end.copy_from_slice(&(bits as u64).to_le_bytes()),
-        Padding::Be64 => end.copy_from_slice(&(bits as u64).to_be_bytes()),
-        _ => end.copy_from_slice(&bits.to_be_bytes()),
-    }
-    cap - len
-}
-
-/// Copy `src` (shorter than 256 bytes) to the start of `dst` in 16-byte
-/// moves, the last one overlapping, without a call to `memcpy`.
-///
-/// A `copy_from_slice` of a length known only at run time is a call to the
-/// C library's `memcpy`, and on CPUs with AVX-512 glibc picks its AVX-512
-/// `memcpy`/`memset`. Measured on an Intel Xeon (Sapphire Rapids class),
-/// one-shot SHA-256 of 100-byte messages took 98 ns per message on a path
-/// with such calls against 74 ns without; with glibc told to avoid AVX-512
-/// (`GLIBC_TUNABLES=glibc.cpu.hwcaps=Prefer_No_AVX512`) both took 73-75 ns.
-/// MD5, whose rounds use no vector registers at all, lost as much (184
-/// against 157 ns), so the cost is not the SHA instructions': it comes
-/// with running 512-bit instructions between the rounds.
-///
-/// # Panics
-/// If `src` is 256 bytes or longer, or longer than `dst`.
-#[inline(always)]
-pub(crate) fn copy_short(dst: &mut [u8], src: &[u8]) {
-    let n = src.len();
-    assert!(n < 256, "copy_short: {n} bytes");
-    let dst = &mut dst[..n];
-    let mut copy = |at: usize, w: usize| dst[at..at + w].copy_from_slice(&src[at..at + w]);
-    if n >= 16 {
-        // Conditional moves rather than a loop, which LLVM would turn back
-        // into one `memcpy` call; it drops the ones a constant `n` rules out.
-        for k in 0..15 {
-            if 16 * (k + 1) <= n {
-                copy(16 * k, 16);
-            }
-        }
-        copy(n - 16, 16);
-    } else if n >= 8 {
-        copy(0, 8);
-        copy(n - 8, 8);
-    } else if n >= 4 {
-        copy(0, 4);
-        copy(n - 4, 4);
-    } else if n >= 2 {
-        copy(0, 2);
-        copy(n - 2, 2);
-    } else if n == 1 {
-        copy(0, 1);
-    }
-}
-
-/// The bytes of the length field that Merkle–Damgård padding ends with
-/// (none for Keccak).
-#[inline]
-fn length_field(padding: Padding) -> usize {
-    match padding {
-        Padding::Keccak(_) => 0,
-        Padding::Be128 => 16,
-        Padding::Be64 | Padding::Le64 => 8,
-    }
-}
-
-/// The length of the padded tail [`pad_tail`] makes from a last partial
-/// block of `n` bytes: one block, or two when the padding byte and the
-/// length field do not fit after the `n` bytes (Keccak's `pad10*1` always
-/// fits in one, as `n < bs`).
-#[inline]
-fn tail_len(padding: Padding, bs: usize, n: usize) -> usize {
-    if matches!(padding, Padding::Keccak(_)) || n + 1 + length_field(padding) <= bs { bs } else { 2 * bs }
 }
 
 /// How many waiting messages the longest-first order looks ahead over.
@@ -713,24 +604,7 @@ fn xof_on_lanes<A: XofAlgorithm, const N: usize>(
 
 #[cfg(test)]
 mod tests {
-    use super::{Queue, WINDOW, copy_short};
-
-    /// Every length `copy_short` takes, at every offset of the destination:
-    /// the bytes land where `copy_from_slice` puts them, and the bytes
-    /// around them stay as they were.
-    #[test]
-    fn copy_short_copies_exactly() {
-        let src: [u8; 255] = core::array::from_fn(|i| (i as u8).wrapping_mul(7).wrapping_add(1));
-        for n in 0..=255 {
-            for at in [0usize, 1, 9, 16] {
-                let mut got = [0xeeu8; 300];
-                let mut want = [0xeeu8; 300];
-                copy_short(&mut got[at..], &src[..n]);
-                want[at..at + n].copy_from_slice(&src[..n]);
-                assert_eq!(got, want, "{n} bytes at {at}");
-            }
-        }
-    }
+    use super::{Queue, WINDOW};
 
     fn order(lens: &[usize], lanes: usize) -> ([usize; 200], usize) {
         let data = [0u8; 300];
