@@ -6,7 +6,9 @@ use core::slice;
 use block_buffer::EagerBuffer;
 use generic_array::typenum::Unsigned;
 
-use crate::{Algorithm, BackendKind, Block, FixedAlgorithm, OutputBytes, Padding, UnsupportedBackend};
+use crate::copy::copy_short;
+use crate::padding::{length_field, pad, pad_tail};
+use crate::{Algorithm, BackendKind, Block, FixedAlgorithm, OutputBytes, UnsupportedBackend};
 
 /// The compression side of a [`Hasher`]: chaining state, the number of
 /// blocks compressed so far, and the backend that compresses them.
@@ -46,11 +48,11 @@ impl<A: FixedAlgorithm> Core<A> {
     pub(crate) fn finalize_into(&mut self, buffer: &mut EagerBuffer<A::BlockSize>, out: &mut A::Output) {
         let bytes = u128::from(self.blocks) * u128::from(A::BlockSize::U64) + buffer.get_pos() as u128;
         let (backend, state) = (self.backend, &mut self.state);
-        if buffer.get_pos() + padding_room(A::PADDING) < A::BlockSize::USIZE && A::has_compress_final(backend) {
+        if buffer.get_pos() + length_field(A::PADDING) < A::BlockSize::USIZE && A::has_compress_final(backend) {
             A::compress_final(backend, state, buffer.get_data(), bytes);
             buffer.reset();
         } else {
-            pad::<A>(A::PADDING, buffer, bytes, |block| A::compress(backend, state, slice::from_ref(block)));
+            pad(A::PADDING, buffer, bytes, |block| A::compress(backend, state, slice::from_ref(block)));
         }
         A::output(&self.state, out);
     }
@@ -59,110 +61,6 @@ impl<A: FixedAlgorithm> Core<A> {
     pub(crate) fn reset(&mut self) {
         self.state = A::INIT;
         self.blocks = 0;
-    }
-}
-
-/// Pad the message whose last `buffer.get_pos()` bytes sit in `buffer` and
-/// whose total length is `bytes`, handing each final block (one or two) to
-/// `emit`. The buffer is left empty.
-#[inline]
-pub(crate) fn pad<A: Algorithm>(
-    padding: Padding,
-    buffer: &mut EagerBuffer<A::BlockSize>,
-    bytes: u128,
-    mut emit: impl FnMut(&Block<A::BlockSize>),
-) {
-    let bits = bytes.wrapping_mul(8);
-    match padding {
-        // The length fields are defined modulo 2^64 (RFC 1321 §3.2); FIPS
-        // 180-4 limits messages to below 2^64 bits for these algorithms.
-        Padding::Be64 => buffer.len64_padding_be(bits as u64, emit),
-        Padding::Le64 => buffer.len64_padding_le(bits as u64, emit),
-        Padding::Be128 => buffer.len128_padding_be(bits, emit),
-        // `pad10*1` with the domain bits in the first padding byte (FIPS
-        // 202 §5.1, §B.2).
-        Padding::Keccak(domain) => {
-            let pos = buffer.get_pos();
-            let block = buffer.pad_with_zeros();
-            block[pos] ^= domain;
-            block[A::BlockSize::USIZE - 1] ^= 0x80;
-            emit(block);
-        }
-    }
-}
-
-/// The final padded block of a message of `total` bytes whose last
-/// `data.len()` bytes (after its whole blocks) fit in one block together
-/// with the padding (`data.len() + 1 + length field <= 16 * R`), as `R`
-/// rows of 16 bytes, each row the little-endian number its bytes spell:
-/// those bytes, `0x80`, zeros, and the bit length (FIPS 180-4 §5.1.1 and §5.1.2 for
-/// [`Padding::Be64`] and [`Padding::Be128`], RFC 1321 §3.1–3.2 for
-/// [`Padding::Le64`]).
-///
-/// The rows are built from loads of `data` alone (whole rows, and the last
-/// partial row as an overlapping load shifted into place), so a SIMD
-/// backend takes them straight into registers. A padded copy in memory,
-/// written byte by byte, would make the block's 16-byte loads wait for
-/// those stores to retire (they cannot be forwarded); for a one-block
-/// message that wait sits in front of every round.
-///
-/// # Panics
-/// If the message and its padding do not fit in `R` rows, or for
-/// [`Padding::Keccak`].
-#[inline(always)]
-pub fn padded_rows<const R: usize>(padding: Padding, data: &[u8], total: u128) -> [u128; R] {
-    let len = data.len();
-    let bits = total.wrapping_mul(8);
-    let (length_bytes, field) = match padding {
-        // The 64-bit fields hold the bit length modulo 2^64.
-        Padding::Be64 => (8, u128::from((bits as u64).swap_bytes()) << 64),
-        Padding::Le64 => (8, u128::from(bits as u64) << 64),
-        Padding::Be128 => (16, bits.swap_bytes()),
-        Padding::Keccak(_) => (usize::MAX / 2, 0),
-    };
-    assert!(len + 1 + length_bytes <= 16 * R, "padded_rows: the message and its padding do not fit in one block");
-    let mut rows = [0u128; R];
-    for (r, row) in rows.iter_mut().enumerate() {
-        let start = 16 * r;
-        if len >= start + 16 {
-            *row = load16(data, start);
-        } else if len >= start {
-            let k = len - start;
-            // The k message bytes of this row, then 0x80.
-            let part = match k {
-                0 => 0,
-                _ if len >= 16 => load16(data, len - 16) >> (8 * (16 - k)),
-                _ => load_short(data),
-            };
-            *row = part | 0x80 << (8 * k);
-        }
-    }
-    rows[R - 1] |= field;
-    rows
-}
-
-/// Bytes `at .. at + 16` of `data` as a little-endian number.
-#[inline(always)]
-fn load16(data: &[u8], at: usize) -> u128 {
-    let (row, _) = data[at..].split_first_chunk::<16>().unwrap_or((&[0; 16], &[]));
-    u128::from_le_bytes(*row)
-}
-
-/// `data` (shorter than 16 bytes) as a little-endian number, from two
-/// overlapping loads of the widest size that fits.
-#[inline(always)]
-fn load_short(data: &[u8]) -> u128 {
-    fn le<const W: usize>(data: &[u8], at: usize) -> u128 {
-        let (bytes, _) = data[at..].split_first_chunk::<W>().unwrap_or((&[0; W], &[]));
-        bytes.iter().rev().fold(0, |v, &b| v << 8 | u128::from(b))
-    }
-    let n = data.len();
-    match n {
-        8.. => le::<8>(data, 0) | le::<8>(data, n - 8) << (8 * (n - 8)),
-        4.. => le::<4>(data, 0) | le::<4>(data, n - 4) << (8 * (n - 4)),
-        2.. => le::<2>(data, 0) | le::<2>(data, n - 2) << (8 * (n - 2)),
-        1 => u128::from(data[0]),
-        0 => 0,
     }
 }
 
@@ -357,18 +255,7 @@ pub(crate) fn checked<A: Algorithm>(function: &str, backend: A::Backend) -> A::B
 pub fn compress_final_buffered<A: FixedAlgorithm>(backend: A::Backend, state: &mut A::State, tail: &[u8], total: u128) {
     assert!(tail.len() < A::BlockSize::USIZE, "compress_final: the tail must be shorter than a block");
     let mut buffer = EagerBuffer::<A::BlockSize>::new(tail);
-    pad::<A>(A::PADDING, &mut buffer, total, |block| A::compress(backend, state, slice::from_ref(block)));
-}
-
-/// The bytes the padding adds after the message at least, besides the
-/// `0x80` byte: the length field (none for the sponge).
-#[inline(always)]
-const fn padding_room(padding: Padding) -> usize {
-    match padding {
-        Padding::Be64 | Padding::Le64 => 8,
-        Padding::Be128 => 16,
-        Padding::Keccak(_) => 0,
-    }
+    pad(A::PADDING, &mut buffer, total, |block| A::compress(backend, state, slice::from_ref(block)));
 }
 
 /// One-shot hash with a backend the caller has checked. Always inlined:
@@ -379,7 +266,7 @@ const fn padding_room(padding: Padding) -> usize {
 pub(crate) fn digest_with<A: FixedAlgorithm>(backend: A::Backend, data: &[u8]) -> A::Output {
     let bs = A::BlockSize::USIZE;
     let mut state = A::INIT;
-    if data.len() + padding_room(A::PADDING) < bs && A::has_compress_final(backend) {
+    if data.len() + length_field(A::PADDING) < bs && A::has_compress_final(backend) {
         // One block in all, built from registers by the backend (see
         // `padded_rows`). Longer messages keep the path below: backends
         // that schedule two blocks at once (AVX2) get the last whole block
@@ -398,17 +285,17 @@ pub(crate) fn digest_with<A: FixedAlgorithm>(backend: A::Backend, data: &[u8]) -
     // fit in the buffer together (SHA-512 with two padding blocks, Keccak
     // blocks over 128 bytes), the last whole block is compressed in place
     // with the others. The buffer is filled without calls to `memcpy` or
-    // `memset` (see `multi::copy_short`).
+    // `memset` (see `copy::copy_short`).
     let (body, part) = data.split_at(data.len() - data.len() % bs);
     let mut tail = [0u8; GATHER_CAP];
-    let mut start = crate::multi::pad_tail(A::PADDING, bs, part, data.len() as u128, &mut tail);
+    let mut start = pad_tail(A::PADDING, bs, part, data.len() as u128, &mut tail);
     let mut in_place = body;
     if let Some((head, whole)) = body.split_at_checked(body.len().wrapping_sub(bs))
         && start >= bs
     {
         in_place = head;
         start -= bs;
-        crate::multi::copy_short(&mut tail[start..], whole);
+        copy_short(&mut tail[start..], whole);
     }
     let mut buffer = EagerBuffer::<A::BlockSize>::default();
     // Whole blocks only: handed straight through, nothing stays buffered.
@@ -456,60 +343,5 @@ impl<A: FixedAlgorithm> std::io::Write for Hasher<A> {
     #[inline]
     fn flush(&mut self) -> std::io::Result<()> {
         Ok(())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use generic_array::typenum::{self, U64, U128};
-    use std::vec::Vec;
-
-    /// The padded block `pad` writes, as little-endian rows.
-    fn rows_via_buffer<N: generic_array::ArrayLength<u8> + typenum::IsLess<typenum::U256, Output = typenum::True>>(
-        padding: Padding,
-        tail: &[u8],
-        total: u128,
-    ) -> Vec<u128> {
-        let mut buffer = EagerBuffer::<N>::new(tail);
-        let mut blocks = Vec::new();
-        let bits = total.wrapping_mul(8);
-        match padding {
-            Padding::Be64 => buffer.len64_padding_be(bits as u64, |b| blocks.push(b.to_vec())),
-            Padding::Le64 => buffer.len64_padding_le(bits as u64, |b| blocks.push(b.to_vec())),
-            Padding::Be128 => buffer.len128_padding_be(bits, |b| blocks.push(b.to_vec())),
-            Padding::Keccak(_) => unreachable!(),
-        }
-        assert_eq!(blocks.len(), 1);
-        blocks[0].chunks(16).map(|r| u128::from_le_bytes(r.try_into().unwrap())).collect()
-    }
-
-    #[test]
-    fn padded_rows_match_the_buffer() {
-        let data: Vec<u8> = (0..128u32).map(|i| (i * 37 + 11) as u8).collect();
-        for total_extra in [0u128, 64 * 3, 1 << 61, u128::MAX / 1024 * 128] {
-            for len in 0..56 {
-                for padding in [Padding::Be64, Padding::Le64] {
-                    let total = total_extra + len as u128;
-                    let want = rows_via_buffer::<U64>(padding, &data[..len], total);
-                    assert_eq!(
-                        padded_rows::<4>(padding, &data[..len], total).to_vec(),
-                        want,
-                        "{padding:?} {len} {total}"
-                    );
-                }
-            }
-            for len in 0..112 {
-                let total = total_extra + len as u128;
-                let want = rows_via_buffer::<U128>(Padding::Be128, &data[..len], total);
-                assert_eq!(padded_rows::<8>(Padding::Be128, &data[..len], total).to_vec(), want, "Be128 {len} {total}");
-            }
-        }
-    }
-
-    #[test]
-    #[should_panic(expected = "do not fit")]
-    fn padded_rows_refuse_a_tail_too_long() {
-        let _ = padded_rows::<4>(Padding::Be64, &[0; 56], 56);
     }
 }

@@ -38,6 +38,7 @@ extern crate std;
 #[allow(unsafe_code)]
 pub mod arch;
 mod backend;
+mod copy;
 pub mod cpu;
 #[cfg(feature = "digest011")]
 mod digest011_impls;
@@ -46,6 +47,7 @@ mod digest_impls;
 mod fixed;
 pub mod merkle;
 pub mod multi;
+mod padding;
 mod pairs;
 pub mod table;
 #[cfg(feature = "testing")]
@@ -59,9 +61,10 @@ pub use block_buffer;
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 #[doc(hidden)]
 pub use cpufeatures as __cpufeatures;
-pub use fixed::{Core, Hasher, compress_final_buffered, padded_rows};
+pub use fixed::{Core, Hasher, compress_final_buffered};
 pub use generic_array;
 pub use generic_array::typenum;
+pub use padding::{Padding, padded_rows};
 pub use pairs::{BatchError, hash_pairs_gathered, hash_prefixed_gathered};
 pub use xof::{Xof, XofReader};
 
@@ -87,24 +90,6 @@ use typenum::{IsLess, True, U256};
 
 /// One input block of `N` bytes.
 pub type Block<N> = GenericArray<u8, N>;
-
-/// How the final block is padded.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Padding {
-    /// Merkle–Damgård: `0x80`, zeros, then the message length in bits as a
-    /// 64-bit big-endian integer (SHA-1, SHA-224, SHA-256: FIPS 180-4 §5.1.1).
-    Be64,
-    /// As [`Padding::Be64`] but little-endian (MD5: RFC 1321 §3.1–3.2).
-    Le64,
-    /// `0x80`, zeros, then a 128-bit big-endian bit length (SHA-384,
-    /// SHA-512, SHA-512/t: FIPS 180-4 §5.1.2).
-    Be128,
-    /// The sponge's multi-rate padding `pad10*1` (FIPS 202 §5.1), with the
-    /// domain-separation bits given as the first padding byte: `0x06` for
-    /// SHA-3 (suffix `01`), `0x1f` for SHAKE (suffix `1111`), `0x01` for the
-    /// original Keccak submission.
-    Keccak(u8),
-}
 
 /// Fixed-size byte arrays used as digests (`[u8; N]`).
 pub trait OutputBytes: Copy + Eq + AsRef<[u8]> + AsMut<[u8]> + core::fmt::Debug + 'static {

@@ -5,7 +5,8 @@ use core::fmt;
 use block_buffer::EagerBuffer;
 use generic_array::typenum::Unsigned;
 
-use crate::fixed::{checked, pad};
+use crate::fixed::checked;
+use crate::padding::pad;
 use crate::{BackendKind, Block, Padding, UnsupportedBackend, XofAlgorithm};
 
 /// A streaming extendable-output function: `Shake128` and `Shake256` are
@@ -72,7 +73,7 @@ impl<A: XofAlgorithm> Xof<A> {
     #[inline]
     pub fn finalize_xof_reset(&mut self) -> XofReader<A> {
         let (backend, state) = (self.backend, &mut self.state);
-        pad::<A>(Padding::Keccak(A::DOMAIN), &mut self.buffer, 0, |block| {
+        pad(Padding::Keccak(A::DOMAIN), &mut self.buffer, 0, |block| {
             A::compress(backend, state, core::slice::from_ref(block))
         });
         let reader = XofReader::new(self.backend, self.state);
