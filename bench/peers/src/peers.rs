@@ -66,9 +66,9 @@ impl Peers {
     /// could have one but do not (`(family, why)`).
     pub fn subjects(&self, algo: &'static Algo) -> (Vec<Subject>, Vec<(&'static str, String)>) {
         #[allow(unused_mut)]
-        let mut subjects = Vec::new();
+        let mut subjects: Vec<Subject> = Vec::new();
         #[allow(unused_mut)]
-        let mut notes = Vec::new();
+        let mut notes: Vec<(&'static str, String)> = Vec::new();
         #[cfg(feature = "openssl")]
         if let Ok(api) = &self.openssl {
             match crate::openssl::subject(api, algo) {
