@@ -165,6 +165,19 @@ fn main() -> ExitCode {
     println!("|---|---:|---:|---|---:|");
     let mut worst: Option<(f64, &str, usize)> = None;
     for a in &chosen {
+        // Warm-up: each implementation hashes for about 200 ms before its
+        // first timed batch, so that a JIT (V8 on wasm32 tiers hot functions
+        // up from a baseline compiler) times its optimised code from the
+        // first size on.
+        let warm = bytes(4096);
+        for f in std::iter::once(a.ours).chain(a.peers.iter().map(|p| p.1)) {
+            let started = Instant::now();
+            while started.elapsed() < Duration::from_millis(200) {
+                for len in [16, 64, 1000, 4096] {
+                    black_box(f(black_box(&warm[..len])));
+                }
+            }
+        }
         for &size in SIZES {
             let data = bytes(size);
             let mut fns: Vec<HashFn> = vec![a.ours];

@@ -38,9 +38,19 @@ pub(crate) fn small_sigma1(x: u64) -> u64 {
 /// Ch(x, y, z) = (x ∧ y) ⊕ (¬x ∧ z) (4.8). The two terms have no bit in
 /// common, so the ⊕ is also a `+`, which lets the caller fold both terms
 /// into the sum T1 independently.
+#[cfg(not(any(target_pointer_width = "32", target_family = "wasm")))]
 #[inline(always)]
 pub(crate) fn ch(x: u64, y: u64, z: u64) -> u64 {
     (x & y).wrapping_add(!x & z)
+}
+
+/// Ch(x, y, z) (4.8) as z ⊕ (x ∧ (y ⊕ z)): on 32-bit targets a 64-bit `+`
+/// is an add and an add-with-carry and a NOT two instructions, so the form
+/// without either is shorter (i686: 4 instructions fewer per round).
+#[cfg(any(target_pointer_width = "32", target_family = "wasm"))]
+#[inline(always)]
+pub(crate) fn ch(x: u64, y: u64, z: u64) -> u64 {
+    z ^ (x & (y ^ z))
 }
 
 /// Maj(x, y, z) (4.9), as y ⊕ ((x ⊕ y) ∧ (y ⊕ z)). In the unrolled rounds
