@@ -42,7 +42,8 @@
 //!
 //! The macro also defines two macros local to the calling module (and its
 //! child modules declared after the table), which expand in the calling
-//! crate so that hash-core itself keeps `forbid(unsafe_code)`:
+//! crate, so that the `unsafe` stays in the calling crate's dispatch (hash-core allows
+//! it only in [`arch`](crate::arch)):
 //!
 //! * `backend_dispatch!(backend; A | B => unsafe { .. }, C => safe { .. })`:
 //!   an exhaustive `match` on the backend (no `_` arm: a new variant
