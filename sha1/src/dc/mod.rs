@@ -581,82 +581,58 @@ impl hash_core::FixedAlgorithm for Sha1DcAlgorithm {
     }
 }
 
+/// The `digest` traits of one line (`$d`: `hash_core::digest` or
+/// `hash_core::digest011`; `$u20`: that line's 20), the same on both lines:
+/// the output on a detected collision is the safe hash (the SHA-1 otherwise).
+#[cfg(any(feature = "digest", feature = "digest011"))]
+macro_rules! digest_traits {
+    ($d:ident, $u20:ty) => {
+        use hash_core::$d::{FixedOutput, FixedOutputReset, HashMarker, Output, OutputSizeUser, Reset, Update};
+
+        use super::Sha1Dc;
+
+        impl HashMarker for Sha1Dc {}
+
+        impl OutputSizeUser for Sha1Dc {
+            type OutputSize = $u20;
+        }
+
+        impl Update for Sha1Dc {
+            fn update(&mut self, data: &[u8]) {
+                Sha1Dc::update(self, data);
+            }
+        }
+
+        /// The safe hash on a detected collision (the SHA-1 otherwise).
+        impl FixedOutput for Sha1Dc {
+            fn finalize_into(mut self, out: &mut Output<Self>) {
+                out.copy_from_slice(&self.finalize_safe());
+            }
+        }
+
+        impl FixedOutputReset for Sha1Dc {
+            fn finalize_into_reset(&mut self, out: &mut Output<Self>) {
+                out.copy_from_slice(&self.finalize_safe());
+                self.reset();
+            }
+        }
+
+        impl Reset for Sha1Dc {
+            fn reset(&mut self) {
+                Sha1Dc::reset(self);
+            }
+        }
+    };
+}
+
 #[cfg(feature = "digest")]
 mod digest010 {
-    use hash_core::digest::{FixedOutput, FixedOutputReset, HashMarker, Output, OutputSizeUser, Reset, Update};
-
-    use super::Sha1Dc;
-
-    impl HashMarker for Sha1Dc {}
-
-    impl OutputSizeUser for Sha1Dc {
-        type OutputSize = hash_core::typenum::U20;
-    }
-
-    impl Update for Sha1Dc {
-        fn update(&mut self, data: &[u8]) {
-            Sha1Dc::update(self, data);
-        }
-    }
-
-    /// The safe hash on a detected collision (the SHA-1 otherwise).
-    impl FixedOutput for Sha1Dc {
-        fn finalize_into(mut self, out: &mut Output<Self>) {
-            out.copy_from_slice(&self.finalize_safe());
-        }
-    }
-
-    impl FixedOutputReset for Sha1Dc {
-        fn finalize_into_reset(&mut self, out: &mut Output<Self>) {
-            out.copy_from_slice(&self.finalize_safe());
-            self.reset();
-        }
-    }
-
-    impl Reset for Sha1Dc {
-        fn reset(&mut self) {
-            Sha1Dc::reset(self);
-        }
-    }
+    digest_traits!(digest, hash_core::typenum::U20);
 }
 
 #[cfg(feature = "digest011")]
 mod digest011 {
-    use hash_core::digest011::{FixedOutput, FixedOutputReset, HashMarker, Output, OutputSizeUser, Reset, Update};
-
-    use super::Sha1Dc;
-
-    impl HashMarker for Sha1Dc {}
-
-    impl OutputSizeUser for Sha1Dc {
-        type OutputSize = hash_core::digest011::consts::U20;
-    }
-
-    impl Update for Sha1Dc {
-        fn update(&mut self, data: &[u8]) {
-            Sha1Dc::update(self, data);
-        }
-    }
-
-    /// The safe hash on a detected collision (the SHA-1 otherwise).
-    impl FixedOutput for Sha1Dc {
-        fn finalize_into(mut self, out: &mut Output<Self>) {
-            out.copy_from_slice(&self.finalize_safe());
-        }
-    }
-
-    impl FixedOutputReset for Sha1Dc {
-        fn finalize_into_reset(&mut self, out: &mut Output<Self>) {
-            out.copy_from_slice(&self.finalize_safe());
-            self.reset();
-        }
-    }
-
-    impl Reset for Sha1Dc {
-        fn reset(&mut self) {
-            Sha1Dc::reset(self);
-        }
-    }
+    digest_traits!(digest011, hash_core::digest011::consts::U20);
 }
 
 #[cfg(test)]
