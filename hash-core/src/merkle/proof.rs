@@ -1,7 +1,7 @@
 //! RFC 9162 inclusion (§2.1.3) and consistency (§2.1.4) proofs.
 
+use super::node::{BackendOf, MerkleError, Node, TreeHash, node_hash, split_point};
 use super::tree::tree_root;
-use super::{BackendOf, MerkleError, Node, TreeHash, node_hash, split_point};
 use crate::{BackendKind, FixedAlgorithm};
 
 /// The number of nodes in the inclusion proof of leaf `index` in a tree of

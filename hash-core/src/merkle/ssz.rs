@@ -2,7 +2,7 @@
 //! to a power of two (the SSZ specification's `merkleize` and
 //! `mix_in_length`), built on [`crate::Hasher::hash_pairs`].
 
-use super::{BackendOf, MAX_HEIGHT, MerkleError, Node, TreeHash};
+use super::node::{BackendOf, MAX_HEIGHT, MerkleError, Node, TreeHash};
 use crate::{BackendKind, FixedAlgorithm, OutputBytes};
 
 /// Chunks reduced in one batch of levels.

@@ -2,7 +2,7 @@
 
 use core::fmt;
 
-use super::{BackendOf, LEAF_PREFIX, MAX_HEIGHT, MerkleError, NODE_PREFIX, Node, TreeHash, node_hash};
+use super::node::{BackendOf, LEAF_PREFIX, MAX_HEIGHT, MerkleError, NODE_PREFIX, Node, TreeHash, node_hash};
 use crate::{BackendKind, FixedAlgorithm, Hasher, OutputBytes};
 
 /// Leaves hashed in one batch, and so the largest subtree built before it
