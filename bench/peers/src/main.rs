@@ -11,6 +11,11 @@
 //! meaningful on a busy machine. Before timing, every implementation's
 //! output is checked against ours; one that disagrees is left out and named.
 //!
+//! HMAC-SHA-256 (`hmac::Hmac<Sha256>` over our `compat` type, over the
+//! `sha2` drop-in and over RustCrypto's `sha2`; OpenSSL's `HMAC()`) is timed
+//! the same way, as an algorithm of its own (`hmac-sha256`) right after
+//! SHA-256 whenever SHA-256 is (`peers::beside`).
+//!
 //! Output lines (stdout), fields separated by tabs:
 //!
 //! ```text
@@ -317,9 +322,14 @@ fn run(o: &Options) -> Result<(), String> {
 
     // Assemble and check every subject first, so a failure shows at once.
     let mut plan: Vec<(&'static Algo, Vec<Subject>, Vec<ManySubject>)> = Vec::new();
-    for &algo in &o.algos {
+    // Each algorithm asked for, and the table timed beside it (HMAC-SHA-256
+    // after SHA-256, `peers::beside`).
+    let algos: Vec<&'static Algo> =
+        o.algos.iter().flat_map(|&algo| std::iter::once(algo).chain(peers::beside(algo))).collect();
+    for algo in algos {
         let mut ours: Vec<Subject> = bench::ours(algo)
             .into_iter()
+            .chain(peers::ours(algo))
             .filter(|s| keep_backend(&o.backends, &s.variant) && !(peers::MASKED && is_sha_ni(&s.variant)))
             .collect();
         if peers::MASKED

@@ -26,6 +26,7 @@ type DigestInitEx = unsafe extern "C" fn(*mut c_void, Md, *mut c_void) -> c_int;
 type DigestUpdate = unsafe extern "C" fn(*mut c_void, *const c_void, usize) -> c_int;
 type DigestFinalXof = unsafe extern "C" fn(*mut c_void, *mut u8, usize) -> c_int;
 type Version = unsafe extern "C" fn(c_int) -> *const c_char;
+type HmacOneShot = unsafe extern "C" fn(Md, *const c_void, c_int, *const u8, usize, *mut u8, *mut c_uint) -> *mut u8;
 
 /// The libcrypto entry points we call, resolved once.
 #[derive(Clone, Copy)]
@@ -37,6 +38,8 @@ pub(crate) struct Api {
     init: DigestInitEx,
     update: DigestUpdate,
     final_xof: Option<DigestFinalXof>,
+    /// `HMAC()`, the one-shot HMAC (hmac.h).
+    hmac: Option<HmacOneShot>,
     /// `OpenSSL_version(OPENSSL_VERSION)`.
     pub(crate) version: &'static str,
     /// The file that was loaded.
@@ -105,6 +108,7 @@ fn resolve(lib: libloading::Library, path: &str) -> Result<&'static Api, String>
         init: sym!("EVP_DigestInit_ex", DigestInitEx)?,
         update: sym!("EVP_DigestUpdate", DigestUpdate)?,
         final_xof: sym!("EVP_DigestFinalXOF", DigestFinalXof).ok(),
+        hmac: sym!("HMAC", HmacOneShot).ok(),
         version: Box::leak(version.into_boxed_str()),
         path: Box::leak(path.to_string().into_boxed_str()),
     };
@@ -134,9 +138,8 @@ fn openssl_name(algo: &Algo) -> Option<&'static CStr> {
     })
 }
 
-/// OpenSSL's implementation of `algo`, or why there is none.
-pub(crate) fn subject(api: &'static Api, algo: &'static Algo) -> Result<Subject, String> {
-    let name = openssl_name(algo).ok_or("no OpenSSL name known")?;
+/// The `EVP_MD` named `name`, fetched once and never freed.
+fn fetch_md(api: &Api, name: &CStr) -> Result<Md, String> {
     let md = match api.md_fetch {
         // SAFETY: a NULL library context and property query select the
         // default ones; `name` is NUL-terminated. The returned EVP_MD is
@@ -149,6 +152,13 @@ pub(crate) fn subject(api: &'static Api, algo: &'static Algo) -> Result<Subject,
     if md.is_null() {
         return Err(format!("{} has no {}", api.version, name.to_string_lossy()));
     }
+    Ok(md)
+}
+
+/// OpenSSL's implementation of `algo`, or why there is none.
+pub(crate) fn subject(api: &'static Api, algo: &'static Algo) -> Result<Subject, String> {
+    let name = openssl_name(algo).ok_or("no OpenSSL name known")?;
+    let md = fetch_md(api, name)?;
     match algo.kind {
         Kind::Fixed => Ok(Subject::new(algo, "openssl", "", false, move |data: &[u8], out: &mut [u8]| {
             let mut buf = [0u8; 64];
@@ -185,4 +195,26 @@ pub(crate) fn subject(api: &'static Api, algo: &'static Algo) -> Result<Subject,
             }))
         }
     }
+}
+
+/// OpenSSL's one-shot `HMAC()` over SHA-256 with `key`, for
+/// `peers::HMAC_SHA256` (`algo`). OpenSSL 3 looks the HMAC algorithm up
+/// by name inside each call (`EVP_Q_mac`): that cost is part of its
+/// one-shot call and is timed with it.
+pub(crate) fn hmac_subject(api: &'static Api, algo: &'static Algo, key: &'static [u8; 32]) -> Result<Subject, String> {
+    let hmac = api.hmac.ok_or("this OpenSSL has no HMAC()")?;
+    let md = fetch_md(api, c"SHA256")?;
+    Ok(Subject::new(algo, "openssl", "", false, move |data: &[u8], out: &mut [u8]| {
+        let mut buf = [0u8; 64];
+        let mut len: c_uint = 0;
+        // SAFETY: `md` is a valid EVP_MD (checked non-null by `fetch_md`);
+        // `key` is readable for its 32 bytes (the length passed), `data`
+        // for `data.len()`; `buf` holds any HMAC here (at most
+        // EVP_MAX_MD_SIZE = 64 bytes) and `len` receives its length.
+        let tag = unsafe {
+            hmac(md, key.as_ptr().cast(), key.len() as c_int, data.as_ptr(), data.len(), buf.as_mut_ptr(), &mut len)
+        };
+        assert!(!tag.is_null() && len as usize == out.len(), "HMAC failed");
+        out.copy_from_slice(&buf[..out.len()]);
+    }))
 }

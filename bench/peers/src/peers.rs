@@ -1,7 +1,22 @@
 //! The peers: RustCrypto's two lines, `ring` and OpenSSL, as [`Subject`]s.
 #![forbid(unsafe_code)]
 
-use bench::{Algo, Subject};
+use bench::{Algo, Kind, Subject};
+
+/// One-shot HMAC through `hmac` 0.12's `Mac` over the digest type `$d`:
+/// keyed with [`HMAC_KEY`], updated with the message, finalized.
+#[allow(unused_macros)]
+macro_rules! hmac_subject {
+    ($algo:expr, $family:expr, $variant:expr, $detected:expr, $d:ty) => {
+        Subject::new($algo, $family, $variant, $detected, |data: &[u8], out: &mut [u8]| {
+            use hmac_0_12::Mac as _;
+            let mut mac =
+                <hmac_0_12::Hmac<$d> as hmac_0_12::Mac>::new_from_slice(&HMAC_KEY).expect("HMAC takes any key length");
+            mac.update(data);
+            out.copy_from_slice(&mac.finalize().into_bytes())
+        })
+    };
+}
 
 /// A peer family and whether it can run here.
 pub struct Status {
@@ -24,6 +39,48 @@ pub const RC_NEW: &str = "rustcrypto-latest";
 /// Ours through the `sha2` 0.10 drop-in (`dropin/sha2-0.10`): RustCrypto's
 /// `Digest` API on our backends.
 pub const DROPIN: &str = "ours-via-sha2-dropin";
+
+/// HMAC-SHA-256 (RFC 2104 over SHA-256, with the 32-byte key
+/// [`HMAC_KEY`]), timed as a table of its own right after SHA-256's
+/// whenever SHA-256 is timed (see [`beside`]), one-shot as the other tables:
+/// each message is keyed, updated and finalized (`Mac::new_from_slice`,
+/// `update`, `finalize`). Not in `bench::ALGOS`: our crates have no HMAC
+/// type of their own, so "ours" here is `hmac` 0.12's `Hmac` over our
+/// `sha256::compat::Sha256` (what our README tells `hmac` users to write),
+/// beside `Hmac<Sha256>` over the `sha2` drop-in and over RustCrypto's
+/// `sha2` 0.10, and OpenSSL's one-shot `HMAC()`.
+pub static HMAC_SHA256: Algo = Algo {
+    id: "hmac-sha256",
+    name: "HMAC-SHA-256",
+    crate_name: "sha256",
+    out_len: 32,
+    kind: Kind::Fixed,
+    default: false,
+};
+
+/// The key of every HMAC subject.
+pub const HMAC_KEY: [u8; 32] = *b"hashes bench peers HMAC key 0x20";
+
+/// The table timed right after `algo`'s, if any: HMAC-SHA-256 after
+/// SHA-256, where the drop-in (and with it `hmac` and our `sha256`) is in
+/// this build. Not in the SHA-NI-masked build: `Hmac` over our `compat`
+/// type and over the drop-in picks SHA-NI when the CPU has it.
+pub fn beside(algo: &Algo) -> Option<&'static Algo> {
+    (algo.id == "sha256" && cfg!(feature = "dropin") && !MASKED).then_some(&HMAC_SHA256)
+}
+
+/// Our subjects that `bench::ours` does not know: `Hmac` over our
+/// `sha256::compat::Sha256` for [`HMAC_SHA256`], on the backend our crate
+/// picks (`compat` has no choice of backend).
+pub fn ours(algo: &'static Algo) -> Vec<Subject> {
+    match algo.id {
+        #[cfg(feature = "dropin")]
+        "hmac-sha256" => {
+            vec![hmac_subject!(algo, bench::OURS, ours256::Backend::detect().name(), true, ours256::compat::Sha256)]
+        }
+        _ => Vec::new(),
+    }
+}
 
 impl Peers {
     /// Find the peers (loads OpenSSL's libcrypto, where that is built in).
@@ -71,7 +128,12 @@ impl Peers {
         let mut notes: Vec<(&'static str, String)> = Vec::new();
         #[cfg(feature = "openssl")]
         if let Ok(api) = &self.openssl {
-            match crate::openssl::subject(api, algo) {
+            let subject = if algo.id == HMAC_SHA256.id {
+                crate::openssl::hmac_subject(api, algo, &HMAC_KEY)
+            } else {
+                crate::openssl::subject(api, algo)
+            };
+            match subject {
                 Ok(s) => subjects.push(s),
                 Err(e) => notes.push(("openssl", e)),
             }
@@ -159,6 +221,8 @@ macro_rules! rc_xof {
 #[cfg(feature = "rustcrypto-0_10")]
 fn rustcrypto_0_10(algo: &'static Algo) -> Option<Subject> {
     Some(match algo.id {
+        #[cfg(feature = "dropin")]
+        "hmac-sha256" => hmac_subject!(algo, RC_OLD, "", false, sha2_0_10::Sha256),
         "md5" => rc_fixed!(algo, RC_OLD, md5_0_10::Md5),
         "sha1" => rc_fixed!(algo, RC_OLD, sha1_0_10::Sha1),
         "sha224" => rc_fixed!(algo, RC_OLD, sha2_0_10::Sha224),
@@ -212,6 +276,7 @@ fn dropin(algo: &'static Algo) -> Option<Subject> {
     Some(match algo.id {
         "sha224" => rc_fixed!(algo, DROPIN, sha2_dropin::Sha224),
         "sha256" => rc_fixed!(algo, DROPIN, sha2_dropin::Sha256),
+        "hmac-sha256" => hmac_subject!(algo, DROPIN, "", false, sha2_dropin::Sha256),
         "sha384" => rc_fixed!(algo, DROPIN, sha2_dropin::Sha384),
         "sha512" => rc_fixed!(algo, DROPIN, sha2_dropin::Sha512),
         "sha512-224" => rc_fixed!(algo, DROPIN, sha2_dropin::Sha512_224),
