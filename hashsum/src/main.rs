@@ -200,16 +200,18 @@ mod cli {
         }
 
         /// Flush standard output; report a write error as GNU coreutils 9.1
-        /// does: with its cause for a closed descriptor ("write error: Bad
-        /// file descriptor"), without one for the rest (a full disk: "write
-        /// error"). False when output was lost.
+        /// does: with its cause when standard output is closed ("write
+        /// error: Bad file descriptor", from its final `fclose`), without
+        /// one for the rest (a full disk, a pipe whose reader went away
+        /// under an ignored SIGPIPE, a descriptor open for reading only:
+        /// "write error"). False when output was lost.
         fn finish(mut self) -> bool {
             self.flush_stdout();
             engine::clear_progress();
             match self.write_error.take() {
                 None => true,
-                Some(e) => {
-                    let cause = if e.raw_os_error() == Some(EBADF) { ": Bad file descriptor" } else { "" };
+                Some(_) => {
+                    let cause = if crate::sys::stdout_closed() { ": Bad file descriptor" } else { "" };
                     self.prog.extend_from_slice(format!(": write error{cause}\n").as_bytes());
                     let _ = io::stderr().write_all(&self.prog);
                     false

@@ -256,9 +256,10 @@ fn output_place() -> &'static Place {
     })
 }
 
-/// Standard output closed (`>&-`) or a full disk (`/dev/full`), in hashing
-/// and checking modes: GNU's message (with its cause for a closed
-/// descriptor, without for a full disk) and status.
+/// Standard output closed (`>&-`), a full disk (`/dev/full`), open for
+/// reading only (`1<file`) or a pipe without a reader under an ignored
+/// SIGPIPE, in hashing and checking modes: GNU's message (with its cause
+/// for a closed descriptor only) and status.
 #[test]
 fn lost_output_matches_gnu() {
     let place = output_place();
@@ -280,10 +281,15 @@ t -c $TOOL.SUMS >/dev/full; echo "status $?"
 t -c $TOOL.MANY >/dev/full; echo "status $?"
 t --version >&-; echo "status $?"
 t --help >/dev/full; echo "status $?"
+t f0 1<f0; echo "status $?"
+t many/* 1<f0; echo "status $?"
+t -c $TOOL.SUMS 1<f0; echo "status $?"
+t --version 1<f0; echo "status $?"
+(set -o pipefail; trap '' PIPE; t many/* | (exec 0<&-; sleep 0.3); echo "status $?")
 "#;
         let out = same_script(tool, place, script, User::Same);
         let statuses = String::from_utf8_lossy(&out.stdout).matches("status 1").count();
-        assert_eq!(statuses, 13, "{}", out.show());
+        assert_eq!(statuses, 18, "{}", out.show());
         assert!(!String::from_utf8_lossy(&out.stderr).contains("no properly formatted"), "{}", out.show());
     }
 }
