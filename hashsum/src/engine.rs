@@ -198,23 +198,42 @@ pub(crate) fn hash_all(
 /// tries again, instead of failing a readable file.
 #[derive(Default)]
 struct OpenFiles {
-    count: Mutex<usize>,
+    held: Mutex<Held>,
     closed: Condvar,
     /// Descriptors ran out once with none of ours held: no more waiting
     /// for that case (each file would wait in vain).
     starved: AtomicBool,
 }
 
+/// The descriptors the workers hold or are opening, and how many they have
+/// closed so far.
+#[derive(Default)]
+struct Held {
+    count: usize,
+    closes: u64,
+}
+
 /// A file counted in [`OpenFiles`].
 struct Opened<'a> {
-    file: File,
+    /// Always `Some` until dropped.
+    file: Option<File>,
     open: &'a OpenFiles,
+}
+
+impl Opened<'_> {
+    fn file(&self) -> &File {
+        self.file.as_ref().expect("an open file until dropped")
+    }
 }
 
 impl Drop for Opened<'_> {
     fn drop(&mut self) {
-        let mut count = self.open.count.lock().unwrap_or_else(|e| e.into_inner());
-        *count -= 1;
+        // Close the descriptor before the count says so: a worker woken by
+        // the count must find it free.
+        drop(self.file.take());
+        let mut held = self.open.lock();
+        held.count -= 1;
+        held.closes += 1;
         self.open.closed.notify_one();
     }
 }
@@ -225,32 +244,45 @@ fn out_of_descriptors(e: &io::Error) -> bool {
 }
 
 impl OpenFiles {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Held> {
+        self.held.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
     /// Open `path`; when descriptors run out while other workers hold
-    /// files, wait for one to be closed and try again. With none held by
-    /// us, a few short waits (another process may free some), then the
-    /// error.
+    /// files, wait for one to be closed and try again. When none of ours
+    /// was held or closed while the `open` failed (the descriptors are
+    /// taken by something else), a few short waits, then the error.
     fn open(&self, path: &Path) -> io::Result<Opened<'_>> {
         let mut idle_tries = 0;
         loop {
-            match File::open(path) {
-                Ok(file) => {
-                    *self.count.lock().unwrap_or_else(|e| e.into_inner()) += 1;
-                    return Ok(Opened { file, open: self });
-                }
-                Err(e) if out_of_descriptors(&e) => {
-                    let count = self.count.lock().unwrap_or_else(|e| e.into_inner());
-                    if *count == 0 {
-                        idle_tries += 1;
-                        if idle_tries > 20 || self.starved.load(Ordering::Relaxed) {
-                            self.starved.store(true, Ordering::Relaxed);
-                            return Err(e);
-                        }
-                    }
-                    let wait = Duration::from_millis(if *count == 0 { 10 } else { 50 });
-                    drop(self.closed.wait_timeout(count, wait).unwrap_or_else(|e| e.into_inner()));
-                }
-                Err(e) => return Err(e),
+            // Counted before `open`: a descriptor another worker is taking
+            // right now is not mistaken for "none of ours held".
+            let closes = {
+                let mut held = self.lock();
+                held.count += 1;
+                held.closes
+            };
+            let opened = File::open(path);
+            let mut held = self.lock();
+            let e = match opened {
+                Ok(file) => return Ok(Opened { file: Some(file), open: self }),
+                Err(e) => e,
+            };
+            held.count -= 1;
+            if !out_of_descriptors(&e) {
+                return Err(e);
             }
+            // None of ours was open during the attempt, nor closed since.
+            let idle = held.count == 0 && held.closes == closes;
+            if idle {
+                idle_tries += 1;
+                if idle_tries > 20 || self.starved.load(Ordering::Relaxed) {
+                    self.starved.store(true, Ordering::Relaxed);
+                    return Err(e);
+                }
+            }
+            let wait = Duration::from_millis(if idle { 10 } else { 50 });
+            drop(self.closed.wait_timeout(held, wait).unwrap_or_else(|e| e.into_inner()));
         }
     }
 }
@@ -288,7 +320,7 @@ impl<'a> Worker<'a> {
                     Err(e) => Err(e),
                 },
                 Source::Path(path) => match self.open.open(path) {
-                    Ok(opened) => self.read(i, &mut &opened.file, Some(&opened.file), &mut run),
+                    Ok(opened) => self.read(i, &mut opened.file(), Some(opened.file()), &mut run),
                     Err(e) => Err(e),
                 },
                 Source::Failed(code) => Err(io::Error::from_raw_os_error(*code)),

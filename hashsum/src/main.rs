@@ -643,11 +643,13 @@ mod cli {
     fn walk(dir: &Path, name: Vec<u8>, names: &mut Vec<Vec<u8>>, sources: &mut Vec<Source>) {
         use std::os::unix::fs::FileTypeExt;
         let fail = |e: io::Error| Source::Failed(e.raw_os_error().unwrap_or(0));
+        // Names and types only: a `DirEntry` keeps its directory's
+        // descriptor open, which would hold one per level while walking.
         let entries = match fs::read_dir(dir) {
-            Ok(rd) => rd.collect::<Result<Vec<_>, _>>(),
+            Ok(rd) => rd.map(|e| e.map(|e| (e.file_name(), e.path(), e.file_type()))).collect(),
             Err(e) => Err(e),
         };
-        let mut entries = match entries {
+        let mut entries: Vec<_> = match entries {
             Ok(entries) => entries,
             Err(e) => {
                 names.push(name);
@@ -655,15 +657,14 @@ mod cli {
                 return;
             }
         };
-        entries.sort_by(|a, b| a.file_name().as_bytes().cmp(b.file_name().as_bytes()));
-        for entry in entries {
+        entries.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+        for (file_name, path, file_type) in entries {
             let mut child = name.clone();
             if !child.ends_with(b"/") {
                 child.push(b'/');
             }
-            child.extend_from_slice(entry.file_name().as_bytes());
-            let path = entry.path();
-            let kind = match entry.file_type() {
+            child.extend_from_slice(file_name.as_bytes());
+            let kind = match file_type {
                 Ok(t) if t.is_symlink() => match fs::metadata(&path) {
                     Ok(m) if m.is_dir() => continue,
                     Ok(m) => m.file_type(),

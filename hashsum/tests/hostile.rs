@@ -433,15 +433,38 @@ fn refused_threads_still_hash() {
     }
 }
 
-/// Few descriptors (`ulimit -n 8`) and many threads: every file is hashed
-/// (workers wait for descriptors rather than fail files).
+/// Few descriptors and many threads: every file is hashed (workers wait
+/// for descriptors rather than fail files), in a flat directory of 2000
+/// files and in a tree 24 levels deep (the walk holds one directory open at
+/// a time). Descriptors inherited from the test harness are closed first,
+/// so that `--nofile=5` leaves exactly two free (3 and 4); hashsum keeps
+/// one of them for its standard output, which leaves one for the files.
 #[test]
 fn few_descriptors_still_hash() {
     let place = output_place();
-    let theirs = r#"t many/*; echo "status $?""#;
-    let ours = r#"prlimit --nofile=8 -- "$HASHSUM" -a md5 -j 64 -r many; echo "status $?""#;
-    let out = same_scripts("md5sum", place, ours, theirs, User::Same);
-    assert!(out.stdout.ends_with(b"status 0\n"));
+    let deep = place.dir.join("deep");
+    let _ = fs::remove_dir_all(&deep);
+    let mut dir = deep.clone();
+    let mut names = Vec::new();
+    let mut name = String::from("deep");
+    for level in 0..24 {
+        fs::create_dir_all(&dir).unwrap();
+        for file in ["a", "b"] {
+            fs::write(dir.join(file), contents(level * 10, level as u64)).unwrap();
+            names.push(format!("{name}/{file}"));
+        }
+        dir = dir.join("d");
+        name.push_str("/d");
+    }
+    let close = r#"for fd in $(ls /proc/$$/fd); do [ "$fd" -gt 2 ] && eval "exec $fd>&-"; done
+"#;
+    for jobs in ["1", "2", "64"] {
+        let theirs = format!(r#"{close}t many/* {}; echo "status $?""#, names.join(" "));
+        let ours =
+            format!(r#"{close}prlimit --nofile=5 -- "$HASHSUM" -a md5 -j {jobs} -r many deep; echo "status $?""#);
+        let out = same_scripts("md5sum", place, &ours, &theirs, User::Same);
+        assert!(out.stdout.ends_with(b"status 0\n"));
+    }
 }
 
 /// `-r` hashes regular files only: a FIFO, a socket and devices (through
