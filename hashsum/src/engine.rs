@@ -1,7 +1,7 @@
 //! Reading and hashing many files on several threads, results in order.
 //!
 //! Each worker claims a run of consecutive files, reads every small file
-//! whole into its arena (one `read` until end of file, no `stat`), and hashes
+//! whole into its arena (reads until end of file, no `stat`), and hashes
 //! the arena's messages together with `digest_many`, so a batch of small
 //! files keeps every SIMD lane (or interleaved SHA-NI stream) busy. A file
 //! that outgrows the small-file limit is finished as a stream in big reads
@@ -28,6 +28,8 @@ const ARENA: usize = 16 * (SMALL_MAX + 1);
 const RUN_MAX: usize = 64;
 /// Read size for large files.
 const BIG_READ: usize = 256 << 10;
+/// The first read of a file into the arena; later reads double it.
+const READ_MIN: usize = 16 << 10;
 
 /// What to hash.
 #[derive(Debug)]
@@ -338,16 +340,20 @@ impl<'a> Worker<'a> {
     /// Read one message: whole into the arena if it is small, else as a
     /// stream. `file` is the same reader when it can move to another thread.
     fn read(&mut self, i: usize, reader: &mut dyn Read, file: Option<&File>, run: &mut Run) -> io::Result<()> {
-        if self.arena.is_empty() {
-            self.arena = vec![0; ARENA];
-        }
         if ARENA - self.used < SMALL_MAX + 1 {
             self.flush(run);
         }
         let start = self.used;
         let mut n = 0;
         loop {
-            let buf = &mut self.arena[start + n..start + SMALL_MAX + 1];
+            // The arena grows with what is read (to at most ARENA), not to
+            // its full size at once: a worker that reads a few small files
+            // (a `--check` window spread over many jobs) keeps to a few KiB.
+            let end = start + (n + n.max(READ_MIN)).min(SMALL_MAX + 1);
+            if self.arena.len() < end {
+                self.arena.resize(end, 0);
+            }
+            let buf = &mut self.arena[start + n..end];
             if buf.is_empty() {
                 let mut stream = self.algo.stream();
                 stream.update(&self.arena[start..start + n]);
