@@ -632,6 +632,30 @@ fn xof_check_lengths_are_bounded() {
     assert_eq!(out.0, Some(1), "{out:?}");
     assert!(out.2.contains("no properly formatted checksum lines found"), "{out:?}");
     println!("a 4 MB line refused in {:?}", start.elapsed());
+    // ... in bounded memory (the line is not held whole; 536 MB once):
+    // on standard input, kept open (the process alive to be measured) for
+    // a while after the line.
+    if Path::new("/proc/self/status").exists() && !built_with_address_sanitizer() {
+        let mut child = Command::new(&place.bin)
+            .args(["-a", "shake128", "-c"])
+            .current_dir(d)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("runs");
+        let mut stdin = child.stdin.take().unwrap();
+        let huge = fs::read(d.join("huge")).unwrap();
+        let feeder = std::thread::spawn(move || {
+            use std::io::Write;
+            stdin.write_all(&huge).expect("the checker reads all");
+            std::thread::sleep(Duration::from_millis(300));
+        });
+        let peak = peak_rss_kib(&mut child);
+        feeder.join().unwrap();
+        println!("peak resident memory for the 4 MB line: {peak} KiB");
+        assert!(peak > 0 && peak < 32 << 10, "peak resident memory {peak} KiB");
+    }
 }
 
 /// Output to a terminal is flushed line by line: the first file's line
