@@ -87,19 +87,23 @@ struct Counters {
 /// reported at the end, as GNU does, and a closed pipe ends the process by
 /// SIGPIPE). The threads are an optimisation: as many of `jobs` as the
 /// system allows are started, none at all leaving the work to this thread;
-/// files wait for descriptors when the process runs out of them.
+/// files wait for descriptors when the process runs out of them. With
+/// `prompt` (output to a terminal), each file is its own run, so that its
+/// result is handed on as soon as it is done rather than with its run
+/// (which a FIFO or a slow file further on could hold back).
 pub(crate) fn hash_all(
     algo: Algo,
     len: usize,
     sources: &[Source],
     jobs: usize,
+    prompt: bool,
     mut bar: Option<&mut Bar>,
     mut emit: impl FnMut(usize, Result<Hashed<'_>, io::Error>) -> io::Result<()>,
 ) -> io::Result<()> {
     // Standard input can be read once: with several `-`, keep their order.
     let stdin_count = sources.iter().filter(|s| matches!(s, Source::Stdin)).count();
     let jobs = if stdin_count > 1 { 1 } else { jobs.clamp(1, sources.len().max(1)) };
-    let run_len = (sources.len() / (jobs * 4)).clamp(1, RUN_MAX);
+    let run_len = if prompt { 1 } else { (sources.len() / (jobs * 4)).clamp(1, RUN_MAX) };
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     let counters = Counters { files: AtomicUsize::new(0), bytes: AtomicU64::new(0) };

@@ -161,6 +161,11 @@ mod cli {
             Out { prog, stdout: BufWriter::with_capacity(4096, sink), line_flush, write_error: None }
         }
 
+        /// Standard output is a terminal (lines are shown as they are done).
+        pub(crate) fn is_terminal(&self) -> bool {
+            self.line_flush
+        }
+
         fn flush_stdout(&mut self) {
             if self.write_error.is_none()
                 && let Err(e) = self.stdout.flush()
@@ -580,7 +585,8 @@ mod cli {
         let mut ok = true;
         let mut line = Vec::with_capacity(512);
         let mut bar = opts.progress.then(|| engine::Bar::new(Some(sources.len())));
-        let result = engine::hash_all(opts.algo, opts.len, &sources, opts.jobs, bar.as_mut(), |i, result| {
+        let prompt = out.is_terminal();
+        let result = engine::hash_all(opts.algo, opts.len, &sources, opts.jobs, prompt, bar.as_mut(), |i, result| {
             let name = &names[i];
             match result {
                 Ok(hashed) => {

@@ -658,9 +658,12 @@ fn xof_check_lengths_are_bounded() {
     }
 }
 
-/// Output to a terminal is flushed line by line: the first file's line
-/// shows while the next file (a FIFO with no writer yet) blocks. The
-/// terminal is `script`'s (util-linux).
+/// Output to a terminal is shown line by line as each file is done: the
+/// lines of the 100 files before a FIFO with no writer yet all show while
+/// it blocks, in hashing and in `--check` mode (with `-j 2` the FIFO
+/// would share a run of 12 files, held back until the run is done, if
+/// runs were not one file each on a terminal). The terminal is
+/// `script`'s (util-linux).
 #[test]
 fn terminal_output_is_flushed_per_line() {
     if Command::new("script").arg("--version").output().is_err() {
@@ -669,48 +672,64 @@ fn terminal_output_is_flushed_per_line() {
     }
     let place = place("tty");
     let d = &place.dir;
-    fs::write(d.join("first"), b"first\n").unwrap();
-    assert!(Command::new("mkfifo").arg(d.join("fifo")).status().unwrap().success());
-    let expected = String::from_utf8(gnu_lines("sha256sum", d, &["first"])).unwrap();
-    // A link named sha256sum picks the algorithm (POSIX sh: `script` runs
-    // the command with $SHELL, which need not be bash).
-    std::os::unix::fs::symlink(&place.bin, d.join("sha256sum")).unwrap();
-    let command = "PATH=.:$PATH exec sha256sum first fifo".to_string();
-    let mut child = Command::new("script")
-        .args(["-qfec", &command, "/dev/null"])
-        .current_dir(d)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("script runs");
-    let mut pipe = child.stdout.take().unwrap();
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let mut buf = [0u8; 4096];
-        while let Ok(n) = pipe.read(&mut buf) {
-            if n == 0 || tx.send(buf[..n].to_vec()).is_err() {
-                break;
-            }
-        }
-    });
-    let mut seen = Vec::new();
-    let hex = &expected[..64];
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while !String::from_utf8_lossy(&seen).contains(hex) {
-        match rx.recv_timeout(Duration::from_millis(50)) {
-            Ok(chunk) => seen.extend_from_slice(&chunk),
-            Err(_) if Instant::now() > deadline => {
-                let _ = child.kill();
-                panic!("the first line did not show while the FIFO blocked: {:?}", String::from_utf8_lossy(&seen));
-            }
-            Err(_) => {}
-        }
+    let names: Vec<String> = (0..100).map(|i| format!("f{i:03}")).collect();
+    for (i, name) in names.iter().enumerate() {
+        fs::write(d.join(name), contents(i * 10, i as u64)).unwrap();
     }
-    // Now give the FIFO a writer; the program finishes.
-    fs::write(d.join("fifo"), b"late\n").unwrap();
-    let status = wait_or_kill(&mut child, LIMIT).expect("finishes once the FIFO has a writer");
-    assert!(status.success());
+    let name_refs: Vec<&str> = names.iter().map(String::as_str).collect();
+    let sums = gnu_lines("sha256sum", d, &name_refs);
+    let mut check_file = sums.clone();
+    check_file.extend_from_slice(format!("{}  fifo\n", "0".repeat(64)).as_bytes());
+    fs::write(d.join("SUMS"), check_file).unwrap();
+    let sums = String::from_utf8(sums).unwrap();
+    let oks: String = names.iter().map(|n| format!("{n}: OK\n")).collect();
+    assert!(Command::new("mkfifo").arg(d.join("fifo")).status().unwrap().success());
+    let bin_dir = place.bin.parent().unwrap().display().to_string();
+    // POSIX sh: `script` runs the command with $SHELL, which need not be
+    // bash.
+    let hashing = format!("PATH={bin_dir}:$PATH exec hashsum -a sha256 -j 2 {} fifo", names.join(" "));
+    let checking = format!("PATH={bin_dir}:$PATH exec hashsum -a sha256 -j 2 -c SUMS");
+    for (command, expected) in [(hashing, sums), (checking, oks)] {
+        let mut child = Command::new("script")
+            .args(["-qfec", &command, "/dev/null"])
+            .current_dir(d)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("script runs");
+        let mut pipe = child.stdout.take().unwrap();
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 4096];
+            while let Ok(n) = pipe.read(&mut buf) {
+                if n == 0 || tx.send(buf[..n].to_vec()).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut seen = Vec::new();
+        let deadline = Instant::now() + Duration::from_secs(20);
+        // The terminal turns each newline into CR LF.
+        while String::from_utf8_lossy(&seen).replace("\r\n", "\n") != expected {
+            match rx.recv_timeout(Duration::from_millis(50)) {
+                Ok(chunk) => seen.extend_from_slice(&chunk),
+                Err(_) if Instant::now() > deadline => {
+                    let _ = child.kill();
+                    panic!(
+                        "`{command}`: the lines of the files before the FIFO did not all show while it blocked; \
+                         shown: {:?}",
+                        String::from_utf8_lossy(&seen)
+                    );
+                }
+                Err(_) => {}
+            }
+        }
+        // Now give the FIFO a writer; the program finishes.
+        fs::write(d.join("fifo"), b"late\n").unwrap();
+        let status = wait_or_kill(&mut child, LIMIT).expect("finishes once the FIFO has a writer");
+        assert!(status.code().is_some(), "{command}: {status:?}");
+    }
 }
 
 /// `--progress` on a 30-column terminal (`script`'s) shared with the
