@@ -415,22 +415,35 @@ fn gnu_lines(tool: &str, dir: &Path, files: &[&str]) -> Vec<u8> {
 
 /// Thread creation refused (`prlimit --nproc=1` as an unprivileged user;
 /// root is exempt from the limit): the main thread does the work, large
-/// files included, with and without `-j`.
+/// files included, with and without `-j`, in hashing, `-r` and `--check`
+/// mode. The limit is first shown to refuse a fork (dash reports "Cannot
+/// fork"), so the runs cannot pass with threads allowed.
 #[test]
 fn refused_threads_still_hash() {
     let place = output_place();
     fs::write(place.dir.join("big"), contents(700_000, 9)).unwrap();
+    let proof = r#"prlimit --nproc=1 -- /bin/sh -c 'true & wait' 2>&1; echo "status $?""#;
+    let out = script(Path::new("/bin/sh"), "sh", place, proof, User::Unprivileged, LIMIT);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("Cannot fork") && !text.ends_with("status 0\n"), "the limit refuses no fork: {text}");
     let theirs = r#"t f0 big f1; echo "status $?""#;
+    fs::write(place.dir.join("THREADS.SUMS"), gnu_lines("sha256sum", &place.dir, &["f0", "big", "f1"])).unwrap();
+    // Under AddressSanitizer (.ci/asan), LeakSanitizer forks a tracer at
+    // exit, which the process limit refuses (it then aborts): leak checking
+    // is off for these runs. Other builds ignore the variable.
+    let limited = r#"ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" prlimit --nproc=1 -- "$HASHSUM""#;
     for jobs in ["", "-j 1", "-j 4"] {
-        // Under AddressSanitizer (.ci/asan), LeakSanitizer forks a tracer at
-        // exit, which the process limit refuses (it then aborts): leak
-        // checking is off for this one run. Other builds ignore the variable.
-        let ours = format!(
-            r#"ASAN_OPTIONS="${{ASAN_OPTIONS:+$ASAN_OPTIONS:}}detect_leaks=0" prlimit --nproc=1 -- "$HASHSUM" -a sha256 {jobs} f0 big f1; echo "status $?""#
-        );
+        let ours = format!(r#"{limited} -a sha256 {jobs} f0 big f1; echo "status $?""#);
         let out = same_scripts("sha256sum", place, &ours, theirs, User::Unprivileged);
         assert!(out.stdout.ends_with(b"status 0\n"));
+        let ours = format!(r#"{limited} -a sha256 {jobs} -c THREADS.SUMS; echo "status $?""#);
+        let theirs = r#"t -c THREADS.SUMS; echo "status $?""#;
+        let out = same_scripts("sha256sum", place, &ours, theirs, User::Unprivileged);
+        assert_eq!(String::from_utf8_lossy(&out.stdout), "f0: OK\nbig: OK\nf1: OK\nstatus 0\n");
     }
+    let ours = format!(r#"{limited} -a md5 -j 4 -r many; echo "status $?""#);
+    let out = same_scripts("md5sum", place, &ours, r#"t many/*; echo "status $?""#, User::Unprivileged);
+    assert!(out.stdout.ends_with(b"status 0\n"));
 }
 
 /// Few descriptors and many threads: every file is hashed (workers wait
