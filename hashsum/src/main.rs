@@ -83,18 +83,19 @@ mod cli {
         pub(crate) files: Vec<OsString>,
     }
 
-    /// Standard output, written through file descriptor 1 itself: the
-    /// standard library's `Stdout` treats a closed descriptor as a sink
-    /// (it swallows `EBADF`), which would report success for output that
-    /// went nowhere.
+    /// Standard output, where a write that fails says so: the standard
+    /// library's `Stdout` treats `EBADF` as success (a closed descriptor is
+    /// a sink), which would report output that went nowhere as written.
     enum Sink {
-        /// A duplicate of descriptor 1.
+        /// A duplicate of descriptor 1 (not known to be open for writing:
+        /// a write fails with `EBADF` if it is not).
         Fd(fs::File),
-        /// Descriptor 1 could not be duplicated because it is not open
-        /// (`EBADF`): every write fails with this error.
+        /// Descriptor 1 is not open (`EBADF`): every write fails with this
+        /// error.
         Closed(io::Error),
-        /// Descriptor 1 could not be duplicated for another reason (no
-        /// descriptor left): the standard library's handle.
+        /// The standard library's handle: descriptor 1 is open for writing
+        /// (so no `EBADF` is swallowed), or could not be duplicated (no
+        /// descriptor left).
         Std(io::Stdout),
     }
 
@@ -103,6 +104,12 @@ mod cli {
             use std::os::fd::AsFd;
             if crate::sys::stdout_closed() {
                 return Sink::Closed(io::Error::from_raw_os_error(EBADF));
+            }
+            // Known to be open for writing: no duplicate, which would cost
+            // a descriptor (GNU's tools spend none; under a low `ulimit -n`
+            // a file would wait or fail for it).
+            if crate::sys::stdout_writable() {
+                return Sink::Std(io::stdout());
             }
             match io::stdout().as_fd().try_clone_to_owned() {
                 Ok(fd) => Sink::Fd(fs::File::from(fd)),

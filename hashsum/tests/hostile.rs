@@ -449,9 +449,11 @@ fn refused_threads_still_hash() {
 /// Few descriptors and many threads: every file is hashed (workers wait
 /// for descriptors rather than fail files), in a flat directory of 2000
 /// files and in a tree 24 levels deep (the walk holds one directory open at
-/// a time). Descriptors inherited from the test harness are closed first,
-/// so that `--nofile=5` leaves exactly two free (3 and 4); hashsum keeps
-/// one of them for its standard output, which leaves one for the files.
+/// a time), and checked, from a check file and from standard input.
+/// Descriptors inherited from the test harness are closed first; the
+/// limits are GNU's minimum: `--nofile=4` leaves one descriptor (3) for
+/// the files, `--nofile=5` one for the check file and one for the files
+/// (hashsum spends none on its standard descriptors).
 #[test]
 fn few_descriptors_still_hash() {
     let place = output_place();
@@ -471,12 +473,21 @@ fn few_descriptors_still_hash() {
     }
     let close = r#"for fd in $(ls /proc/$$/fd); do [ "$fd" -gt 2 ] && eval "exec $fd>&-"; done
 "#;
+    let check = r#"prlimit --nofile=5 -- "$PROG" -c --quiet FEW.SUMS; echo "status $?"
+prlimit --nofile=4 -- "$PROG" -c --quiet <FEW.SUMS; echo "status $?""#;
+    let mut all: Vec<String> = (0..2000).map(|i| format!("many/n{i:04}")).collect();
+    all.extend(names.iter().cloned());
+    let all: Vec<&str> = all.iter().map(String::as_str).collect();
+    fs::write(place.dir.join("FEW.SUMS"), gnu_lines("md5sum", &place.dir, &all)).unwrap();
     for jobs in ["1", "2", "64"] {
         let theirs = format!(r#"{close}t many/* {}; echo "status $?""#, names.join(" "));
         let ours =
-            format!(r#"{close}prlimit --nofile=5 -- "$HASHSUM" -a md5 -j {jobs} -r many deep; echo "status $?""#);
+            format!(r#"{close}prlimit --nofile=4 -- "$HASHSUM" -a md5 -j {jobs} -r many deep; echo "status $?""#);
         let out = same_scripts("md5sum", place, &ours, &theirs, User::Same);
         assert!(out.stdout.ends_with(b"status 0\n"));
+        let ours = format!("{close}{}", check.replace(r#""$PROG""#, &format!(r#""$HASHSUM" -a md5 -j {jobs}"#)));
+        let out = same_scripts("md5sum", place, &ours, &format!("{close}{check}"), User::Same);
+        assert_eq!(String::from_utf8_lossy(&out.stdout), "status 0\nstatus 0\n", "{}", out.show());
     }
 }
 
