@@ -679,6 +679,11 @@ fn xof_check_lengths_are_bounded() {
         feeder.join().unwrap();
         println!("peak resident memory for the 4 MB line: {peak} KiB");
         assert!(peak > 0 && peak < 32 << 10, "peak resident memory {peak} KiB");
+    } else {
+        println!(
+            "SKIPPED the 4 MB line's memory bound: no /proc, or hashsum is built with AddressSanitizer \
+             (its quarantine keeps freed memory resident); the plain test run checks the bound"
+        );
     }
 }
 
