@@ -287,56 +287,58 @@ impl<'a> Checker<'a> {
             false => names.clone().map(|(hex, _)| hex.len() / 2).max().unwrap_or(1),
         };
         if !sources.is_empty() {
-            let result = engine::hash_all(opts.algo, len, &sources, opts.jobs, self.bar.as_mut(), |_, result| {
-                bad_until(out, &mut cursor, Some(0));
-                cursor += 1;
-                let (hex, name) = names.next().expect("one result per entry");
-                // GNU escapes a name here only when it would break the line
-                // (a newline), to ease automatic processing of the lines.
-                let escape = !opts.status && name.contains(&b'\n');
-                let mut line = Vec::new();
-                match result {
-                    Err(e) if opts.ignore_missing && e.kind() == io::ErrorKind::NotFound => return Ok(()),
-                    Err(e) => {
-                        out.error(&[&quotef(name), b": ", os_message(&e).as_bytes()]);
-                        tally.unreadable += 1;
-                        if !opts.status {
-                            if escape {
-                                line.push(b'\\');
+            let prompt = out.is_terminal();
+            let result =
+                engine::hash_all(opts.algo, len, &sources, opts.jobs, prompt, self.bar.as_mut(), |_, result| {
+                    bad_until(out, &mut cursor, Some(0));
+                    cursor += 1;
+                    let (hex, name) = names.next().expect("one result per entry");
+                    // GNU escapes a name here only when it would break the line
+                    // (a newline), to ease automatic processing of the lines.
+                    let escape = !opts.status && name.contains(&b'\n');
+                    let mut line = Vec::new();
+                    match result {
+                        Err(e) if opts.ignore_missing && e.kind() == io::ErrorKind::NotFound => return Ok(()),
+                        Err(e) => {
+                            out.error(&[&quotef(name), b": ", os_message(&e).as_bytes()]);
+                            tally.unreadable += 1;
+                            if !opts.status {
+                                if escape {
+                                    line.push(b'\\');
+                                }
+                                push_name(&mut line, name, escape);
+                                line.extend_from_slice(b": FAILED open or read\n");
                             }
-                            push_name(&mut line, name, escape);
-                            line.extend_from_slice(b": FAILED open or read\n");
+                        }
+                        Ok(hashed) => {
+                            if hashed.collision {
+                                // Reported as a read error is (also with
+                                // --status); the file fails whatever its line
+                                // says, counted with the mismatches.
+                                out.error(&[&quotef(name), b": ", COLLISION.as_bytes()]);
+                            }
+                            let ok = !hashed.collision
+                                && hex.chunks_exact(2).zip(hashed.digest).all(|(pair, &byte)| {
+                                    let hex_digit = |c: u8| (c as char).to_digit(16).unwrap_or(99) as u8;
+                                    hex_digit(pair[0]) == byte >> 4 && hex_digit(pair[1]) == byte & 15
+                                });
+                            if ok {
+                                tally.matched = true;
+                            } else {
+                                tally.mismatched += 1;
+                            }
+                            if !opts.status && (!ok || !opts.quiet) {
+                                if escape {
+                                    line.push(b'\\');
+                                }
+                                push_name(&mut line, name, escape);
+                                line.extend_from_slice(if ok { b": OK\n" } else { b": FAILED\n" });
+                            }
                         }
                     }
-                    Ok(hashed) => {
-                        if hashed.collision {
-                            // Reported as a read error is (also with
-                            // --status); the file fails whatever its line
-                            // says, counted with the mismatches.
-                            out.error(&[&quotef(name), b": ", COLLISION.as_bytes()]);
-                        }
-                        let ok = !hashed.collision
-                            && hex.chunks_exact(2).zip(hashed.digest).all(|(pair, &byte)| {
-                                let hex_digit = |c: u8| (c as char).to_digit(16).unwrap_or(99) as u8;
-                                hex_digit(pair[0]) == byte >> 4 && hex_digit(pair[1]) == byte & 15
-                            });
-                        if ok {
-                            tally.matched = true;
-                        } else {
-                            tally.mismatched += 1;
-                        }
-                        if !opts.status && (!ok || !opts.quiet) {
-                            if escape {
-                                line.push(b'\\');
-                            }
-                            push_name(&mut line, name, escape);
-                            line.extend_from_slice(if ok { b": OK\n" } else { b": FAILED\n" });
-                        }
-                    }
-                }
-                out.write(&line);
-                Ok(())
-            });
+                    out.write(&line);
+                    Ok(())
+                });
             debug_assert!(result.is_ok(), "emit never fails");
         }
         bad_until(out, &mut cursor, None);

@@ -1,7 +1,7 @@
 //! Reading and hashing many files on several threads, results in order.
 //!
 //! Each worker claims a run of consecutive files, reads every small file
-//! whole into its arena (one `read` until end of file, no `stat`), and hashes
+//! whole into its arena (reads until end of file, no `stat`), and hashes
 //! the arena's messages together with `digest_many`, so a batch of small
 //! files keeps every SIMD lane (or interleaved SHA-NI stream) busy. A file
 //! that outgrows the small-file limit is finished as a stream in big reads
@@ -28,6 +28,8 @@ const ARENA: usize = 16 * (SMALL_MAX + 1);
 const RUN_MAX: usize = 64;
 /// Read size for large files.
 const BIG_READ: usize = 256 << 10;
+/// The first read of a file into the arena; later reads double it.
+const READ_MIN: usize = 16 << 10;
 
 /// What to hash.
 #[derive(Debug)]
@@ -85,19 +87,23 @@ struct Counters {
 /// reported at the end, as GNU does, and a closed pipe ends the process by
 /// SIGPIPE). The threads are an optimisation: as many of `jobs` as the
 /// system allows are started, none at all leaving the work to this thread;
-/// files wait for descriptors when the process runs out of them.
+/// files wait for descriptors when the process runs out of them. With
+/// `prompt` (output to a terminal), each file is its own run, so that its
+/// result is handed on as soon as it is done rather than with its run
+/// (which a FIFO or a slow file further on could hold back).
 pub(crate) fn hash_all(
     algo: Algo,
     len: usize,
     sources: &[Source],
     jobs: usize,
+    prompt: bool,
     mut bar: Option<&mut Bar>,
     mut emit: impl FnMut(usize, Result<Hashed<'_>, io::Error>) -> io::Result<()>,
 ) -> io::Result<()> {
     // Standard input can be read once: with several `-`, keep their order.
     let stdin_count = sources.iter().filter(|s| matches!(s, Source::Stdin)).count();
     let jobs = if stdin_count > 1 { 1 } else { jobs.clamp(1, sources.len().max(1)) };
-    let run_len = (sources.len() / (jobs * 4)).clamp(1, RUN_MAX);
+    let run_len = if prompt { 1 } else { (sources.len() / (jobs * 4)).clamp(1, RUN_MAX) };
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     let counters = Counters { files: AtomicUsize::new(0), bytes: AtomicU64::new(0) };
@@ -198,23 +204,42 @@ pub(crate) fn hash_all(
 /// tries again, instead of failing a readable file.
 #[derive(Default)]
 struct OpenFiles {
-    count: Mutex<usize>,
+    held: Mutex<Held>,
     closed: Condvar,
     /// Descriptors ran out once with none of ours held: no more waiting
     /// for that case (each file would wait in vain).
     starved: AtomicBool,
 }
 
+/// The descriptors the workers hold or are opening, and how many they have
+/// closed so far.
+#[derive(Default)]
+struct Held {
+    count: usize,
+    closes: u64,
+}
+
 /// A file counted in [`OpenFiles`].
 struct Opened<'a> {
-    file: File,
+    /// Always `Some` until dropped.
+    file: Option<File>,
     open: &'a OpenFiles,
+}
+
+impl Opened<'_> {
+    fn file(&self) -> &File {
+        self.file.as_ref().expect("an open file until dropped")
+    }
 }
 
 impl Drop for Opened<'_> {
     fn drop(&mut self) {
-        let mut count = self.open.count.lock().unwrap_or_else(|e| e.into_inner());
-        *count -= 1;
+        // Close the descriptor before the count says so: a worker woken by
+        // the count must find it free.
+        drop(self.file.take());
+        let mut held = self.open.lock();
+        held.count -= 1;
+        held.closes += 1;
         self.open.closed.notify_one();
     }
 }
@@ -225,32 +250,45 @@ fn out_of_descriptors(e: &io::Error) -> bool {
 }
 
 impl OpenFiles {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Held> {
+        self.held.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
     /// Open `path`; when descriptors run out while other workers hold
-    /// files, wait for one to be closed and try again. With none held by
-    /// us, a few short waits (another process may free some), then the
-    /// error.
+    /// files, wait for one to be closed and try again. When none of ours
+    /// was held or closed while the `open` failed (the descriptors are
+    /// taken by something else), a few short waits, then the error.
     fn open(&self, path: &Path) -> io::Result<Opened<'_>> {
         let mut idle_tries = 0;
         loop {
-            match File::open(path) {
-                Ok(file) => {
-                    *self.count.lock().unwrap_or_else(|e| e.into_inner()) += 1;
-                    return Ok(Opened { file, open: self });
-                }
-                Err(e) if out_of_descriptors(&e) => {
-                    let count = self.count.lock().unwrap_or_else(|e| e.into_inner());
-                    if *count == 0 {
-                        idle_tries += 1;
-                        if idle_tries > 20 || self.starved.load(Ordering::Relaxed) {
-                            self.starved.store(true, Ordering::Relaxed);
-                            return Err(e);
-                        }
-                    }
-                    let wait = Duration::from_millis(if *count == 0 { 10 } else { 50 });
-                    drop(self.closed.wait_timeout(count, wait).unwrap_or_else(|e| e.into_inner()));
-                }
-                Err(e) => return Err(e),
+            // Counted before `open`: a descriptor another worker is taking
+            // right now is not mistaken for "none of ours held".
+            let closes = {
+                let mut held = self.lock();
+                held.count += 1;
+                held.closes
+            };
+            let opened = File::open(path);
+            let mut held = self.lock();
+            let e = match opened {
+                Ok(file) => return Ok(Opened { file: Some(file), open: self }),
+                Err(e) => e,
+            };
+            held.count -= 1;
+            if !out_of_descriptors(&e) {
+                return Err(e);
             }
+            // None of ours was open during the attempt, nor closed since.
+            let idle = held.count == 0 && held.closes == closes;
+            if idle {
+                idle_tries += 1;
+                if idle_tries > 20 || self.starved.load(Ordering::Relaxed) {
+                    self.starved.store(true, Ordering::Relaxed);
+                    return Err(e);
+                }
+            }
+            let wait = Duration::from_millis(if idle { 10 } else { 50 });
+            drop(self.closed.wait_timeout(held, wait).unwrap_or_else(|e| e.into_inner()));
         }
     }
 }
@@ -288,7 +326,7 @@ impl<'a> Worker<'a> {
                     Err(e) => Err(e),
                 },
                 Source::Path(path) => match self.open.open(path) {
-                    Ok(opened) => self.read(i, &mut &opened.file, Some(&opened.file), &mut run),
+                    Ok(opened) => self.read(i, &mut opened.file(), Some(opened.file()), &mut run),
                     Err(e) => Err(e),
                 },
                 Source::Failed(code) => Err(io::Error::from_raw_os_error(*code)),
@@ -306,16 +344,20 @@ impl<'a> Worker<'a> {
     /// Read one message: whole into the arena if it is small, else as a
     /// stream. `file` is the same reader when it can move to another thread.
     fn read(&mut self, i: usize, reader: &mut dyn Read, file: Option<&File>, run: &mut Run) -> io::Result<()> {
-        if self.arena.is_empty() {
-            self.arena = vec![0; ARENA];
-        }
         if ARENA - self.used < SMALL_MAX + 1 {
             self.flush(run);
         }
         let start = self.used;
         let mut n = 0;
         loop {
-            let buf = &mut self.arena[start + n..start + SMALL_MAX + 1];
+            // The arena grows with what is read (to at most ARENA), not to
+            // its full size at once: a worker that reads a few small files
+            // (a `--check` window spread over many jobs) keeps to a few KiB.
+            let end = start + (n + n.max(READ_MIN)).min(SMALL_MAX + 1);
+            if self.arena.len() < end {
+                self.arena.resize(end, 0);
+            }
+            let buf = &mut self.arena[start + n..end];
             if buf.is_empty() {
                 let mut stream = self.algo.stream();
                 stream.update(&self.arena[start..start + n]);

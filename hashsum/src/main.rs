@@ -24,6 +24,8 @@ mod getopt;
 mod quote;
 #[cfg(unix)]
 mod sys;
+#[cfg(unix)]
+mod walk;
 
 #[cfg(not(unix))]
 fn main() -> std::process::ExitCode {
@@ -81,18 +83,19 @@ mod cli {
         pub(crate) files: Vec<OsString>,
     }
 
-    /// Standard output, written through file descriptor 1 itself: the
-    /// standard library's `Stdout` treats a closed descriptor as a sink
-    /// (it swallows `EBADF`), which would report success for output that
-    /// went nowhere.
+    /// Standard output, where a write that fails says so: the standard
+    /// library's `Stdout` treats `EBADF` as success (a closed descriptor is
+    /// a sink), which would report output that went nowhere as written.
     enum Sink {
-        /// A duplicate of descriptor 1.
+        /// A duplicate of descriptor 1 (not known to be open for writing:
+        /// a write fails with `EBADF` if it is not).
         Fd(fs::File),
-        /// Descriptor 1 could not be duplicated because it is not open
-        /// (`EBADF`): every write fails with this error.
+        /// Descriptor 1 is not open (`EBADF`): every write fails with this
+        /// error.
         Closed(io::Error),
-        /// Descriptor 1 could not be duplicated for another reason (no
-        /// descriptor left): the standard library's handle.
+        /// The standard library's handle: descriptor 1 is open for writing
+        /// (so no `EBADF` is swallowed), or could not be duplicated (no
+        /// descriptor left).
         Std(io::Stdout),
     }
 
@@ -101,6 +104,12 @@ mod cli {
             use std::os::fd::AsFd;
             if crate::sys::stdout_closed() {
                 return Sink::Closed(io::Error::from_raw_os_error(EBADF));
+            }
+            // Known to be open for writing: no duplicate, which would cost
+            // a descriptor (GNU's tools spend none; under a low `ulimit -n`
+            // a file would wait or fail for it).
+            if crate::sys::stdout_writable() {
+                return Sink::Std(io::stdout());
             }
             match io::stdout().as_fd().try_clone_to_owned() {
                 Ok(fd) => Sink::Fd(fs::File::from(fd)),
@@ -159,6 +168,11 @@ mod cli {
             Out { prog, stdout: BufWriter::with_capacity(4096, sink), line_flush, write_error: None }
         }
 
+        /// Standard output is a terminal (lines are shown as they are done).
+        pub(crate) fn is_terminal(&self) -> bool {
+            self.line_flush
+        }
+
         fn flush_stdout(&mut self) {
             if self.write_error.is_none()
                 && let Err(e) = self.stdout.flush()
@@ -200,16 +214,18 @@ mod cli {
         }
 
         /// Flush standard output; report a write error as GNU coreutils 9.1
-        /// does: with its cause for a closed descriptor ("write error: Bad
-        /// file descriptor"), without one for the rest (a full disk: "write
-        /// error"). False when output was lost.
+        /// does: with its cause when standard output is closed ("write
+        /// error: Bad file descriptor", from its final `fclose`), without
+        /// one for the rest (a full disk, a pipe whose reader went away
+        /// under an ignored SIGPIPE, a descriptor open for reading only:
+        /// "write error"). False when output was lost.
         fn finish(mut self) -> bool {
             self.flush_stdout();
             engine::clear_progress();
             match self.write_error.take() {
                 None => true,
-                Some(e) => {
-                    let cause = if e.raw_os_error() == Some(EBADF) { ": Bad file descriptor" } else { "" };
+                Some(_) => {
+                    let cause = if crate::sys::stdout_closed() { ": Bad file descriptor" } else { "" };
                     self.prog.extend_from_slice(format!(": write error{cause}\n").as_bytes());
                     let _ = io::stderr().write_all(&self.prog);
                     false
@@ -566,7 +582,7 @@ mod cli {
                 names.push(bytes.to_vec());
                 sources.push(Source::Stdin);
             } else if opts.recursive && fs::metadata(file).is_ok_and(|m| m.is_dir()) {
-                walk(Path::new(file), bytes.to_vec(), &mut names, &mut sources);
+                crate::walk::walk(Path::new(file), bytes.to_vec(), &mut names, &mut sources);
             } else {
                 names.push(bytes.to_vec());
                 sources.push(Source::Path(PathBuf::from(file)));
@@ -576,7 +592,8 @@ mod cli {
         let mut ok = true;
         let mut line = Vec::with_capacity(512);
         let mut bar = opts.progress.then(|| engine::Bar::new(Some(sources.len())));
-        let result = engine::hash_all(opts.algo, opts.len, &sources, opts.jobs, bar.as_mut(), |i, result| {
+        let prompt = out.is_terminal();
+        let result = engine::hash_all(opts.algo, opts.len, &sources, opts.jobs, prompt, bar.as_mut(), |i, result| {
             let name = &names[i];
             match result {
                 Ok(hashed) => {
@@ -630,69 +647,6 @@ mod cli {
             push_name(line, name, escape);
         }
         line.push(if opts.zero { 0 } else { b'\n' });
-    }
-
-    /// `-r`: the regular files under `dir`, depth first, each directory's
-    /// entries sorted by name (bytewise). Symbolic links to files are
-    /// hashed; links to directories are not followed (no cycles). An
-    /// unreadable directory becomes an error in its place; a FIFO, socket
-    /// or device (reading could block or never end) is reported in its
-    /// place and skipped.
-    fn walk(dir: &Path, name: Vec<u8>, names: &mut Vec<Vec<u8>>, sources: &mut Vec<Source>) {
-        use std::os::unix::fs::FileTypeExt;
-        let fail = |e: io::Error| Source::Failed(e.raw_os_error().unwrap_or(0));
-        let entries = match fs::read_dir(dir) {
-            Ok(rd) => rd.collect::<Result<Vec<_>, _>>(),
-            Err(e) => Err(e),
-        };
-        let mut entries = match entries {
-            Ok(entries) => entries,
-            Err(e) => {
-                names.push(name);
-                sources.push(fail(e));
-                return;
-            }
-        };
-        entries.sort_by(|a, b| a.file_name().as_bytes().cmp(b.file_name().as_bytes()));
-        for entry in entries {
-            let mut child = name.clone();
-            if !child.ends_with(b"/") {
-                child.push(b'/');
-            }
-            child.extend_from_slice(entry.file_name().as_bytes());
-            let path = entry.path();
-            let kind = match entry.file_type() {
-                Ok(t) if t.is_symlink() => match fs::metadata(&path) {
-                    Ok(m) if m.is_dir() => continue,
-                    Ok(m) => m.file_type(),
-                    // A dangling link: opening it says why.
-                    Err(_) => t,
-                },
-                Ok(t) => t,
-                Err(e) => {
-                    names.push(child);
-                    sources.push(fail(e));
-                    continue;
-                }
-            };
-            let skipped = |what| Source::Skipped(what);
-            let source = if kind.is_dir() {
-                walk(&path, child, names, sources);
-                continue;
-            } else if kind.is_fifo() {
-                skipped("FIFO")
-            } else if kind.is_socket() {
-                skipped("socket")
-            } else if kind.is_char_device() {
-                skipped("character device")
-            } else if kind.is_block_device() {
-                skipped("block device")
-            } else {
-                Source::Path(path)
-            };
-            names.push(child);
-            sources.push(source);
-        }
     }
 
     fn check_mode(opts: &Options, out: &mut Out) -> bool {

@@ -113,13 +113,35 @@ pub(crate) fn stdout_closed() -> bool {
     closed(1)
 }
 
-/// Standard input as a file of its own (a duplicate of descriptor 0), so a
-/// read from a write-only or closed descriptor fails with `EBADF` (the
-/// standard library's `Stdin` reads nothing instead).
+/// The access mode (`O_RDONLY` 0, `O_WRONLY` 1, `O_RDWR` 2) descriptor
+/// `fd` was opened with, from Linux's `/proc/self/fdinfo/FD` (its `flags:`
+/// line: the `open` flags in octal, the low two bits `O_ACCMODE`); `None`
+/// where that cannot be read.
+fn access_mode(fd: u32) -> Option<u32> {
+    let info = std::fs::read_to_string(format!("/proc/self/fdinfo/{fd}")).ok()?;
+    let flags = info.lines().find_map(|line| line.strip_prefix("flags:"))?;
+    Some(u32::from_str_radix(flags.trim(), 8).ok()? & 3)
+}
+
+/// Descriptor 1 is known to be open for writing.
+pub(crate) fn stdout_writable() -> bool {
+    !closed(1) && matches!(access_mode(1), Some(1 | 2))
+}
+
+/// Standard input, where a read from a write-only or closed descriptor
+/// fails with `EBADF` (the standard library's `Stdin` reads nothing
+/// instead): that handle only where descriptor 0 is known to be open for
+/// reading, else a duplicate of descriptor 0.
 pub(crate) fn stdin() -> io::Result<Box<dyn io::Read + Send>> {
     STDIN_READ.store(true, Ordering::Relaxed);
     if closed(0) {
         return Err(io::Error::from_raw_os_error(EBADF));
+    }
+    // Known to be open for reading, the standard library's handle cannot
+    // mistake an `EBADF` for the end of the input: no duplicate, which
+    // would cost a descriptor (under a low `ulimit -n`, one a file needs).
+    if matches!(access_mode(0), Some(0 | 2)) {
+        return Ok(Box::new(io::stdin()));
     }
     match io::stdin().as_fd().try_clone_to_owned() {
         Ok(fd) => Ok(Box::new(File::from(fd))),

@@ -147,14 +147,34 @@ fn hard_names() -> Vec<OsString> {
     .collect()
 }
 
-/// The shared tree: files of the sizes around block boundaries (and one past
-/// the small-file limit) plus the hard names, a directory, and the list of
+/// The shared tree: files of the sizes around block boundaries, hashsum's
+/// read sizes (16 KiB, doubling) and its small-file limit (256 KiB, and
+/// past it), plus the hard names, a directory, and the list of
 /// names in a fixed order. Built once per test process.
 fn tree() -> &'static (PathBuf, Vec<OsString>) {
     static TREE: OnceLock<(PathBuf, Vec<OsString>)> = OnceLock::new();
     TREE.get_or_init(|| {
         let dir = scratch("tree");
-        let sizes = [0usize, 1, 55, 56, 63, 64, 111, 112, 127, 128, 1000, 16384, 300_000, (1 << 20) + 1];
+        let sizes = [
+            0usize,
+            1,
+            55,
+            56,
+            63,
+            64,
+            111,
+            112,
+            127,
+            128,
+            1000,
+            16384,
+            16385,
+            32769,
+            262_144,
+            262_145,
+            300_000,
+            (1 << 20) + 1,
+        ];
         let mut names = Vec::new();
         for (i, &size) in sizes.iter().enumerate() {
             let name = OsString::from(format!("size-{size}"));
