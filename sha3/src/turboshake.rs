@@ -95,6 +95,16 @@ macro_rules! turboshake {
             /// If `domain` is outside 0x01..=0x7F, as [`Self::new`] does
             /// (the error type names backends only; [`Self::try_new`]
             /// checks D).
+            ///
+            /// ```
+            /// use sha3::Backend;
+            #[doc = concat!("let x = sha3::", stringify!($name), "::try_with_backend(Backend::Portable, 0x1f);")]
+            /// assert_eq!(x.unwrap().backend(), Backend::Portable);
+            /// for b in Backend::all().iter().filter(|b| !b.is_supported()) {
+            #[doc = concat!("    let e = sha3::", stringify!($name), "::try_with_backend(*b, 0x1f).unwrap_err();")]
+            ///     assert_eq!(e.backend, b.name());
+            /// }
+            /// ```
             #[track_caller]
             pub fn try_with_backend(backend: Backend, domain: u8) -> Result<Self, UnsupportedBackend> {
                 let backend = backend.check()?;

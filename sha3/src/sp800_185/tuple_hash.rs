@@ -69,6 +69,16 @@ macro_rules! tuple_hash {
 
             /// As [`Self::with_backend`], or the error if this CPU (or
             /// build) does not support `backend`.
+            ///
+            /// ```
+            /// use sha3::Backend;
+            #[doc = concat!("let t = sha3::", stringify!($tuple), "::try_with_backend(Backend::Portable, b\"S\");")]
+            /// assert_eq!(t.unwrap().backend(), Backend::Portable);
+            /// for b in Backend::all().iter().filter(|b| !b.is_supported()) {
+            #[doc = concat!("    let e = sha3::", stringify!($tuple), "::try_with_backend(*b, b\"S\").unwrap_err();")]
+            ///     assert_eq!(e.backend, b.name());
+            /// }
+            /// ```
             pub fn try_with_backend(backend: Backend, customization: &[u8]) -> Result<Self, UnsupportedBackend> {
                 Ok($tuple { inner: $cshake::try_with_backend(backend, b"TupleHash", customization)? })
             }
