@@ -169,6 +169,26 @@ macro_rules! turboshake {
             }
         }
 
+        /// TurboSHAKE with D = 0x1F (the domain byte for an application
+        /// without another use for it, RFC 9861 §2.2), on the detected
+        /// backend; for generic code (`D: Default`, and `digest`'s
+        /// `ExtendableOutput::digest_xof`).
+        ///
+        /// ```
+        #[doc = concat!("let mut x = sha3::", stringify!($name), "::default();")]
+        /// x.update(b"abc");
+        /// let (mut a, mut b) = ([0u8; 32], [0u8; 32]);
+        /// x.finalize_xof().read(&mut a);
+        #[doc = concat!("sha3::", stringify!($name), "::digest_xof(0x1f, b\"abc\", &mut b);")]
+        /// assert_eq!(a, b);
+        /// ```
+        impl Default for $name {
+            #[inline]
+            fn default() -> Self {
+                Self::new(0x1f)
+            }
+        }
+
         crate::interop::xof_traits!($name, $reader);
         crate::interop::hash_marker!($name);
     };

@@ -384,6 +384,37 @@ fn digest010_traits() {
     hash_marker::<Kt256<'static>>();
 }
 
+/// `Default` is the parameter-free form (cSHAKE with N and S empty, that
+/// is SHAKE; TurboSHAKE with D = 0x1F; KangarooTwelve with C empty), so
+/// `digest`'s provided `ExtendableOutput::digest_xof`, which needs
+/// `Default`, works on them (0.10 here, 0.11 below).
+#[cfg(feature = "digest")]
+#[test]
+fn default_and_digest_xof() {
+    use digest::ExtendableOutput;
+    fn one_shot<D: ExtendableOutput + Default>(data: &[u8]) -> [u8; 40] {
+        let mut out = [0u8; 40];
+        D::digest_xof(data, &mut out);
+        out
+    }
+    for msg in messages() {
+        let n = msg.len();
+        let mut want = [0u8; 40];
+        Shake128::digest_xof(&msg, &mut want);
+        assert_eq!(one_shot::<CShake128>(&msg), want, "CShake128::default is SHAKE128, {n} bytes");
+        sha3::Shake256::digest_xof(&msg, &mut want);
+        assert_eq!(one_shot::<CShake256>(&msg), want, "CShake256::default is SHAKE256, {n} bytes");
+        TurboShake128::digest_xof(0x1f, &msg, &mut want);
+        assert_eq!(one_shot::<TurboShake128>(&msg), want, "TurboShake128::default has D = 0x1F, {n} bytes");
+        TurboShake256::digest_xof(0x1f, &msg, &mut want);
+        assert_eq!(one_shot::<TurboShake256>(&msg), want, "TurboShake256::default has D = 0x1F, {n} bytes");
+        KangarooTwelve::digest_xof(b"", &msg, &mut want);
+        assert_eq!(one_shot::<KangarooTwelve<'_>>(&msg), want, "KangarooTwelve::default has C empty, {n} bytes");
+        Kt256::digest_xof(b"", &msg, &mut want);
+        assert_eq!(one_shot::<Kt256<'_>>(&msg), want, "Kt256::default has C empty, {n} bytes");
+    }
+}
+
 /// The same on the 0.11 line, and cSHAKE's `CustomizedInit` (N empty).
 #[cfg(feature = "digest011")]
 fn check_digest011<S>()
@@ -429,7 +460,14 @@ fn digest011_traits() {
     check_digest011::<TurboShake256>();
     check_digest011::<KangarooTwelve<'static>>();
     check_digest011::<Kt256<'static>>();
+    // `Default` gives digest 0.11's provided `digest_xof` too.
     let (mut a, mut b) = ([0u8; 32], [0u8; 32]);
+    <KangarooTwelve<'_> as hash_core::digest011::ExtendableOutput>::digest_xof(b"abc", &mut a);
+    KangarooTwelve::digest_xof(b"", b"abc", &mut b);
+    assert_eq!(a, b, "0.11 digest_xof on KangarooTwelve::default");
+    <TurboShake256 as hash_core::digest011::ExtendableOutput>::digest_xof(b"abc", &mut a);
+    TurboShake256::digest_xof(0x1f, b"abc", &mut b);
+    assert_eq!(a, b, "0.11 digest_xof on TurboShake256::default");
     CShake256::new_customized(b"S").finalize_xof().read(&mut a);
     CShake256::new(b"", b"S").finalize_xof().read(&mut b);
     assert_eq!(a, b, "CustomizedInit is cSHAKE with N empty");
