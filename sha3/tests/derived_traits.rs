@@ -485,7 +485,15 @@ fn digest011_traits() {
     let reset_tag = m.finalize_reset().into_bytes();
     assert_eq!(reset_tag[..], want);
     Mac::update(&mut m, b"message");
-    assert!(m.verify_slice_reset(&want).is_ok(), "finalize_reset kept the key");
+    assert!(m.clone().verify_slice_reset(&want).is_ok(), "finalize_reset kept the key");
+    // The 0.11 truncated checks have the pitfall the docs warn about too.
+    assert!(m.clone().verify_truncated_left(&want[..1]).is_ok(), "0.11: 1 byte of the L = 512 tag passes");
+    let mut tag16 = [0u8; 16];
+    let mut k = Kmac256::new(b"key", b"");
+    k.update(b"message");
+    k.clone().finalize_into(&mut tag16);
+    assert!(m.verify_truncated_left(&tag16).is_err(), "0.11: the genuine L = 128 tag fails");
+    assert!(k.verify_len(&tag16, 16), "the inherent check takes it");
 }
 
 /// KMAC through `digest::Mac` (0.10): `finalize_reset` / `verify_reset`
@@ -528,18 +536,35 @@ fn kmac_mac_and_truncation() {
     assert_eq!(a, b);
 }
 
-/// `Debug` names the type called and never the key or the data.
+/// `Debug` names the type called and never the key or the data: the whole
+/// text is the type, the backend and the public parameters (a key, string
+/// or message printed would add its bytes, as `[115, 101, ...]`).
 #[test]
 fn debug_names_the_type() {
-    for (text, name) in [
-        (format!("{:?}", Kmac256::new(b"secret-key", b"")), "Kmac256"),
-        (format!("{:?}", CShake128::new(b"", b"secret-S")), "CShake128"),
-        (format!("{:?}", TupleHash256::new(b"")), "TupleHash256"),
-        (format!("{:?}", ParallelHash128::new(8, b"")), "ParallelHash128"),
-        (format!("{:?}", KangarooTwelve::new(b"secret")), "KangarooTwelve (KT128)"),
-        (format!("{:?}", Kt256::new(b"")), "Kt256 (KT256)"),
-        (format!("{:?}", TurboShake128::new(0x1f)), "TurboShake128"),
+    let b = Backend::detect();
+    let mut k = Kmac256::new(b"secret-key", b"");
+    k.update(b"secret message");
+    let mut p = ParallelHash128::new(8, b"secret-S");
+    p.update(b"secret message");
+    let mut t = TurboShake128::new(0x1f);
+    t.update(b"secret message");
+    for (text, want) in [
+        (format!("{k:?}"), format!("Kmac256 {{ backend: {b:?}, .. }}")),
+        (format!("{:?}", CShake128::new(b"", b"secret-S")), format!("CShake128 {{ backend: {b:?}, .. }}")),
+        (format!("{:?}", TupleHash256::new(b"secret-S")), format!("TupleHash256 {{ backend: {b:?}, .. }}")),
+        (format!("{p:?}"), format!("ParallelHash128 {{ block_size: 8, backend: {b:?}, .. }}")),
+        (
+            format!("{:?}", KangarooTwelve::new(b"secret")),
+            format!("KangarooTwelve (KT128) {{ backend: {b:?}, customization_len: 6, .. }}"),
+        ),
+        (format!("{:?}", Kt256::new(b"")), format!("Kt256 (KT256) {{ backend: {b:?}, customization_len: 0, .. }}")),
     ] {
-        assert!(text.starts_with(name) && !text.contains("secret"), "{text}");
+        assert_eq!(text, want);
     }
+    // TurboSHAKE's derived Debug shows its sponge (type and backend only)
+    // and D.
+    assert_eq!(
+        format!("{t:?}"),
+        format!("TurboShake128 {{ sponge: TurboSHAKE128 {{ backend: {b:?}, .. }}, domain: 31 }}")
+    );
 }
