@@ -35,6 +35,14 @@ macro_rules! tuple_hash {
         /// };
         /// assert_ne!(hash(&[b"ab", b"c"]), hash(&[b"a", b"bc"]));
         /// ```
+        ///
+        /// so it is no `io::Write` (this does not compile: E0277, the trait
+        /// is not implemented):
+        ///
+        /// ```compile_fail,E0277
+        /// fn sink<W: std::io::Write>(_: W) {}
+        #[doc = concat!("sink(sha3::", stringify!($tuple), "::new(b\"\"));")]
+        /// ```
         #[derive(Clone)]
         pub struct $tuple {
             inner: $cshake,
