@@ -280,6 +280,25 @@ macro_rules! kangaroo {
             }
         }
 
+        /// An empty customization string C, on the detected backend; for
+        /// generic code (`D: Default`, and `digest`'s
+        /// `ExtendableOutput::digest_xof`).
+        ///
+        /// ```
+        #[doc = concat!("let mut k = sha3::", stringify!($name), "::default();")]
+        /// k.update(b"abc");
+        /// let (mut a, mut b) = ([0u8; 32], [0u8; 32]);
+        /// k.finalize_xof().read(&mut a);
+        #[doc = concat!("sha3::", stringify!($name), "::digest_xof(b\"\", b\"abc\", &mut b);")]
+        /// assert_eq!(a, b);
+        /// ```
+        impl Default for $name<'_> {
+            #[inline]
+            fn default() -> Self {
+                Self::new(b"")
+            }
+        }
+
         crate::interop::xof_traits!($name<'c>, $reader);
         crate::interop::hash_marker!($name<'c>);
 

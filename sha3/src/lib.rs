@@ -100,8 +100,12 @@
 //! `ExtendableOutput`, `ExtendableOutputReset` and `Reset` (feature
 //! `digest`; with `digest011` the 0.11 ones too), so generic `digest` code
 //! takes them; KMAC adds `digest::Mac` (read [`Kmac128`]'s note on
-//! truncated tags), cSHAKE the 0.11 `CustomizedInit`. TupleHash has none
-//! of these: they let data arrive in any split, and its output depends on
+//! truncated tags), cSHAKE the 0.11 `CustomizedInit`. cSHAKE, TurboSHAKE
+//! and KangarooTwelve implement `Default` (N and S empty, which is SHAKE;
+//! D = 0x1F; C empty), which `digest`'s provided
+//! `ExtendableOutput::digest_xof` needs; KMAC (a key) and ParallelHash (a
+//! block size) have no parameter-free form. TupleHash has none of these
+//! traits: they let data arrive in any split, and its output depends on
 //! the split into elements ([`TupleHash128`] says more).
 //!
 //! ```

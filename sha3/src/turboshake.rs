@@ -95,6 +95,16 @@ macro_rules! turboshake {
             /// If `domain` is outside 0x01..=0x7F, as [`Self::new`] does
             /// (the error type names backends only; [`Self::try_new`]
             /// checks D).
+            ///
+            /// ```
+            /// use sha3::Backend;
+            #[doc = concat!("let x = sha3::", stringify!($name), "::try_with_backend(Backend::Portable, 0x1f);")]
+            /// assert_eq!(x.unwrap().backend(), Backend::Portable);
+            /// for b in Backend::all().iter().filter(|b| !b.is_supported()) {
+            #[doc = concat!("    let e = sha3::", stringify!($name), "::try_with_backend(*b, 0x1f).unwrap_err();")]
+            ///     assert_eq!(e.backend, b.name());
+            /// }
+            /// ```
             #[track_caller]
             pub fn try_with_backend(backend: Backend, domain: u8) -> Result<Self, UnsupportedBackend> {
                 let backend = backend.check()?;
@@ -156,6 +166,26 @@ macro_rules! turboshake {
                 };
                 x.update(data);
                 x.finalize_xof().read(out);
+            }
+        }
+
+        /// TurboSHAKE with D = 0x1F (the domain byte for an application
+        /// without another use for it, RFC 9861 §2.2), on the detected
+        /// backend; for generic code (`D: Default`, and `digest`'s
+        /// `ExtendableOutput::digest_xof`).
+        ///
+        /// ```
+        #[doc = concat!("let mut x = sha3::", stringify!($name), "::default();")]
+        /// x.update(b"abc");
+        /// let (mut a, mut b) = ([0u8; 32], [0u8; 32]);
+        /// x.finalize_xof().read(&mut a);
+        #[doc = concat!("sha3::", stringify!($name), "::digest_xof(0x1f, b\"abc\", &mut b);")]
+        /// assert_eq!(a, b);
+        /// ```
+        impl Default for $name {
+            #[inline]
+            fn default() -> Self {
+                Self::new(0x1f)
             }
         }
 

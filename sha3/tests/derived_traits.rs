@@ -384,6 +384,37 @@ fn digest010_traits() {
     hash_marker::<Kt256<'static>>();
 }
 
+/// `Default` is the parameter-free form (cSHAKE with N and S empty, that
+/// is SHAKE; TurboSHAKE with D = 0x1F; KangarooTwelve with C empty), so
+/// `digest`'s provided `ExtendableOutput::digest_xof`, which needs
+/// `Default`, works on them (0.10 here, 0.11 below).
+#[cfg(feature = "digest")]
+#[test]
+fn default_and_digest_xof() {
+    use digest::ExtendableOutput;
+    fn one_shot<D: ExtendableOutput + Default>(data: &[u8]) -> [u8; 40] {
+        let mut out = [0u8; 40];
+        D::digest_xof(data, &mut out);
+        out
+    }
+    for msg in messages() {
+        let n = msg.len();
+        let mut want = [0u8; 40];
+        Shake128::digest_xof(&msg, &mut want);
+        assert_eq!(one_shot::<CShake128>(&msg), want, "CShake128::default is SHAKE128, {n} bytes");
+        sha3::Shake256::digest_xof(&msg, &mut want);
+        assert_eq!(one_shot::<CShake256>(&msg), want, "CShake256::default is SHAKE256, {n} bytes");
+        TurboShake128::digest_xof(0x1f, &msg, &mut want);
+        assert_eq!(one_shot::<TurboShake128>(&msg), want, "TurboShake128::default has D = 0x1F, {n} bytes");
+        TurboShake256::digest_xof(0x1f, &msg, &mut want);
+        assert_eq!(one_shot::<TurboShake256>(&msg), want, "TurboShake256::default has D = 0x1F, {n} bytes");
+        KangarooTwelve::digest_xof(b"", &msg, &mut want);
+        assert_eq!(one_shot::<KangarooTwelve<'_>>(&msg), want, "KangarooTwelve::default has C empty, {n} bytes");
+        Kt256::digest_xof(b"", &msg, &mut want);
+        assert_eq!(one_shot::<Kt256<'_>>(&msg), want, "Kt256::default has C empty, {n} bytes");
+    }
+}
+
 /// The same on the 0.11 line, and cSHAKE's `CustomizedInit` (N empty).
 #[cfg(feature = "digest011")]
 fn check_digest011<S>()
@@ -429,7 +460,14 @@ fn digest011_traits() {
     check_digest011::<TurboShake256>();
     check_digest011::<KangarooTwelve<'static>>();
     check_digest011::<Kt256<'static>>();
+    // `Default` gives digest 0.11's provided `digest_xof` too.
     let (mut a, mut b) = ([0u8; 32], [0u8; 32]);
+    <KangarooTwelve<'_> as hash_core::digest011::ExtendableOutput>::digest_xof(b"abc", &mut a);
+    KangarooTwelve::digest_xof(b"", b"abc", &mut b);
+    assert_eq!(a, b, "0.11 digest_xof on KangarooTwelve::default");
+    <TurboShake256 as hash_core::digest011::ExtendableOutput>::digest_xof(b"abc", &mut a);
+    TurboShake256::digest_xof(0x1f, b"abc", &mut b);
+    assert_eq!(a, b, "0.11 digest_xof on TurboShake256::default");
     CShake256::new_customized(b"S").finalize_xof().read(&mut a);
     CShake256::new(b"", b"S").finalize_xof().read(&mut b);
     assert_eq!(a, b, "CustomizedInit is cSHAKE with N empty");
@@ -447,7 +485,15 @@ fn digest011_traits() {
     let reset_tag = m.finalize_reset().into_bytes();
     assert_eq!(reset_tag[..], want);
     Mac::update(&mut m, b"message");
-    assert!(m.verify_slice_reset(&want).is_ok(), "finalize_reset kept the key");
+    assert!(m.clone().verify_slice_reset(&want).is_ok(), "finalize_reset kept the key");
+    // The 0.11 truncated checks have the pitfall the docs warn about too.
+    assert!(m.clone().verify_truncated_left(&want[..1]).is_ok(), "0.11: 1 byte of the L = 512 tag passes");
+    let mut tag16 = [0u8; 16];
+    let mut k = Kmac256::new(b"key", b"");
+    k.update(b"message");
+    k.clone().finalize_into(&mut tag16);
+    assert!(m.verify_truncated_left(&tag16).is_err(), "0.11: the genuine L = 128 tag fails");
+    assert!(k.verify_len(&tag16, 16), "the inherent check takes it");
 }
 
 /// KMAC through `digest::Mac` (0.10): `finalize_reset` / `verify_reset`
@@ -490,18 +536,35 @@ fn kmac_mac_and_truncation() {
     assert_eq!(a, b);
 }
 
-/// `Debug` names the type called and never the key or the data.
+/// `Debug` names the type called and never the key or the data: the whole
+/// text is the type, the backend and the public parameters (a key, string
+/// or message printed would add its bytes, as `[115, 101, ...]`).
 #[test]
 fn debug_names_the_type() {
-    for (text, name) in [
-        (format!("{:?}", Kmac256::new(b"secret-key", b"")), "Kmac256"),
-        (format!("{:?}", CShake128::new(b"", b"secret-S")), "CShake128"),
-        (format!("{:?}", TupleHash256::new(b"")), "TupleHash256"),
-        (format!("{:?}", ParallelHash128::new(8, b"")), "ParallelHash128"),
-        (format!("{:?}", KangarooTwelve::new(b"secret")), "KangarooTwelve (KT128)"),
-        (format!("{:?}", Kt256::new(b"")), "Kt256 (KT256)"),
-        (format!("{:?}", TurboShake128::new(0x1f)), "TurboShake128"),
+    let b = Backend::detect();
+    let mut k = Kmac256::new(b"secret-key", b"");
+    k.update(b"secret message");
+    let mut p = ParallelHash128::new(8, b"secret-S");
+    p.update(b"secret message");
+    let mut t = TurboShake128::new(0x1f);
+    t.update(b"secret message");
+    for (text, want) in [
+        (format!("{k:?}"), format!("Kmac256 {{ backend: {b:?}, .. }}")),
+        (format!("{:?}", CShake128::new(b"", b"secret-S")), format!("CShake128 {{ backend: {b:?}, .. }}")),
+        (format!("{:?}", TupleHash256::new(b"secret-S")), format!("TupleHash256 {{ backend: {b:?}, .. }}")),
+        (format!("{p:?}"), format!("ParallelHash128 {{ block_size: 8, backend: {b:?}, .. }}")),
+        (
+            format!("{:?}", KangarooTwelve::new(b"secret")),
+            format!("KangarooTwelve (KT128) {{ backend: {b:?}, customization_len: 6, .. }}"),
+        ),
+        (format!("{:?}", Kt256::new(b"")), format!("Kt256 (KT256) {{ backend: {b:?}, customization_len: 0, .. }}")),
     ] {
-        assert!(text.starts_with(name) && !text.contains("secret"), "{text}");
+        assert_eq!(text, want);
     }
+    // TurboSHAKE's derived Debug shows its sponge (type and backend only)
+    // and D.
+    assert_eq!(
+        format!("{t:?}"),
+        format!("TurboShake128 {{ sponge: TurboSHAKE128 {{ backend: {b:?}, .. }}, domain: 31 }}")
+    );
 }

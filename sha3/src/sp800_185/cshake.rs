@@ -151,6 +151,23 @@ macro_rules! cshake {
             }
         }
 
+        /// cSHAKE with N and S empty, which is SHAKE
+        #[doc = concat!($strength, " (§3.3), on the detected backend; for generic code")]
+        /// (`D: Default`, and `digest`'s `ExtendableOutput::digest_xof`).
+        ///
+        /// ```
+        /// let (mut a, mut b) = ([0u8; 32], [0u8; 32]);
+        #[doc = concat!("sha3::", stringify!($cshake), "::default().finalize_xof().read(&mut a);")]
+        #[doc = concat!("sha3::Shake", $strength, "::digest_xof(b\"\", &mut b);")]
+        /// assert_eq!(a, b);
+        /// ```
+        impl Default for $cshake {
+            #[inline]
+            fn default() -> Self {
+                Self::new(b"", b"")
+            }
+        }
+
         crate::interop::xof_traits!($cshake, $reader);
         crate::interop::hash_marker!($cshake);
 

@@ -90,6 +90,16 @@ macro_rules! kmac {
 
             /// As [`Self::with_backend`], or the error if this CPU (or
             /// build) does not support `backend`.
+            ///
+            /// ```
+            /// use sha3::Backend;
+            #[doc = concat!("let k = sha3::", stringify!($kmac), "::try_with_backend(Backend::Portable, b\"key\", b\"\");")]
+            /// assert_eq!(k.unwrap().backend(), Backend::Portable);
+            /// for b in Backend::all().iter().filter(|b| !b.is_supported()) {
+            #[doc = concat!("    let e = sha3::", stringify!($kmac), "::try_with_backend(*b, b\"key\", b\"\").unwrap_err();")]
+            ///     assert_eq!(e.backend, b.name());
+            /// }
+            /// ```
             pub fn try_with_backend(
                 backend: Backend,
                 key: &[u8],

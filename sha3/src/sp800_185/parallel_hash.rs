@@ -92,6 +92,16 @@ macro_rules! parallel_hash {
             /// # Panics
             /// If `block_size` is 0, as [`Self::new`] does (the error type
             /// names backends only; [`Self::try_new`] checks B).
+            ///
+            /// ```
+            /// use sha3::Backend;
+            #[doc = concat!("let p = sha3::", stringify!($parallel), "::try_with_backend(Backend::Portable, 64, b\"\");")]
+            /// assert_eq!(p.unwrap().backend(), Backend::Portable);
+            /// for b in Backend::all().iter().filter(|b| !b.is_supported()) {
+            #[doc = concat!("    let e = sha3::", stringify!($parallel), "::try_with_backend(*b, 64, b\"\").unwrap_err();")]
+            ///     assert_eq!(e.backend, b.name());
+            /// }
+            /// ```
             #[track_caller]
             pub fn try_with_backend(
                 backend: Backend,

@@ -35,6 +35,14 @@ macro_rules! tuple_hash {
         /// };
         /// assert_ne!(hash(&[b"ab", b"c"]), hash(&[b"a", b"bc"]));
         /// ```
+        ///
+        /// so it is no `io::Write` (this does not compile: E0277, the trait
+        /// is not implemented):
+        ///
+        /// ```compile_fail,E0277
+        /// fn sink<W: std::io::Write>(_: W) {}
+        #[doc = concat!("sink(sha3::", stringify!($tuple), "::new(b\"\"));")]
+        /// ```
         #[derive(Clone)]
         pub struct $tuple {
             inner: $cshake,
@@ -69,6 +77,16 @@ macro_rules! tuple_hash {
 
             /// As [`Self::with_backend`], or the error if this CPU (or
             /// build) does not support `backend`.
+            ///
+            /// ```
+            /// use sha3::Backend;
+            #[doc = concat!("let t = sha3::", stringify!($tuple), "::try_with_backend(Backend::Portable, b\"S\");")]
+            /// assert_eq!(t.unwrap().backend(), Backend::Portable);
+            /// for b in Backend::all().iter().filter(|b| !b.is_supported()) {
+            #[doc = concat!("    let e = sha3::", stringify!($tuple), "::try_with_backend(*b, b\"S\").unwrap_err();")]
+            ///     assert_eq!(e.backend, b.name());
+            /// }
+            /// ```
             pub fn try_with_backend(backend: Backend, customization: &[u8]) -> Result<Self, UnsupportedBackend> {
                 Ok($tuple { inner: $cshake::try_with_backend(backend, b"TupleHash", customization)? })
             }
