@@ -54,7 +54,7 @@ pub trait BackendKind: Copy + Eq + fmt::Debug + Send + Sync + 'static {
         if self.is_supported() {
             Ok(self)
         } else {
-            Err(UnsupportedBackend { backend: self.name(), requires: self.requires() })
+            Err(UnsupportedBackend { backend: self.name(), requires: self.requires(), called: "" })
         }
     }
 }
@@ -68,16 +68,41 @@ fn first_supported<B: BackendKind>(all: &'static [B]) -> B {
 
 /// A backend was forced (`with_backend`) that this CPU, or this build,
 /// cannot run.
+///
+/// The error a type's `try_with_backend` returns names that type, so that a
+/// message shows what the caller called:
+/// `Kmac256: the `aarch64` backend is not supported on this CPU (...)`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct UnsupportedBackend {
     /// The backend's name.
     pub backend: &'static str,
     /// The CPU features it needs.
     pub requires: &'static str,
+    /// The type whose constructor refused the backend (`"Sha256"`,
+    /// `"Kmac256"`), or empty where the backend was checked on its own
+    /// ([`BackendKind::check`]). [`Display`](fmt::Display) starts with it.
+    pub called: &'static str,
+}
+
+impl UnsupportedBackend {
+    /// The same error, naming `ty` as the type the caller called (it
+    /// replaces any name the error had).
+    pub const fn for_type(self, ty: &'static str) -> Self {
+        Self { called: ty, ..self }
+    }
+
+    /// The same error without a type name, for messages that name the call
+    /// themselves (`Sha256::with_backend: the ...`).
+    pub const fn without_type(self) -> Self {
+        self.for_type("")
+    }
 }
 
 impl fmt::Display for UnsupportedBackend {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if !self.called.is_empty() {
+            write!(f, "{}: ", self.called)?;
+        }
         write!(
             f,
             "the `{}` backend is not supported on this CPU (it needs: {}); \
@@ -97,7 +122,7 @@ impl std::error::Error for UnsupportedBackend {}
 #[inline(never)]
 #[track_caller]
 pub fn unsupported<B: BackendKind>(what: &str, backend: B) -> ! {
-    panic!("{what}: {}", UnsupportedBackend { backend: backend.name(), requires: backend.requires() })
+    panic!("{what}: {}", UnsupportedBackend { backend: backend.name(), requires: backend.requires(), called: "" })
 }
 
 /// Caches the result of [`BackendKind::detect`] in a `static`, so that

@@ -119,15 +119,18 @@ impl<A: FixedAlgorithm> Hasher<A> {
     pub fn with_backend(backend: A::Backend) -> Self {
         match Self::try_with_backend(backend) {
             Ok(h) => h,
-            Err(e) => panic!("{}::with_backend: {e}", crate::type_name::<A>()),
+            Err(e) => panic!("{}::with_backend: {}", crate::type_name::<A>(), e.without_type()),
         }
     }
 
     /// A hasher that uses exactly `backend`, or an error if this CPU does not
-    /// support it.
+    /// support it; the error names this type (`Sha256: the ...`).
     #[inline]
     pub fn try_with_backend(backend: A::Backend) -> Result<Self, UnsupportedBackend> {
-        Ok(Self::from_core(Core::new_unchecked(backend.check()?)))
+        match backend.check() {
+            Ok(b) => Ok(Self::from_core(Core::new_unchecked(b))),
+            Err(e) => Err(e.for_type(crate::type_name::<A>())),
+        }
     }
 
     /// A hasher on `backend`, which the caller has checked.

@@ -39,15 +39,18 @@ impl<A: XofAlgorithm> Xof<A> {
     pub fn with_backend(backend: A::Backend) -> Self {
         match Self::try_with_backend(backend) {
             Ok(x) => x,
-            Err(e) => panic!("{}::with_backend: {e}", crate::type_name::<A>()),
+            Err(e) => panic!("{}::with_backend: {}", crate::type_name::<A>(), e.without_type()),
         }
     }
 
     /// An XOF that uses exactly `backend`, or an error if this CPU does not
-    /// support it.
+    /// support it; the error names this type (`Shake128: the ...`).
     #[inline]
     pub fn try_with_backend(backend: A::Backend) -> Result<Self, UnsupportedBackend> {
-        Ok(Self::new_unchecked(backend.check()?))
+        match backend.check() {
+            Ok(b) => Ok(Self::new_unchecked(b)),
+            Err(e) => Err(e.for_type(crate::type_name::<A>())),
+        }
     }
 
     /// The backend this XOF permutes with.

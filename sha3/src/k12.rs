@@ -192,7 +192,7 @@ macro_rules! kangaroo {
             pub fn with_backend(backend: Backend, customization: &'c [u8]) -> Self {
                 match Self::try_with_backend(backend, customization) {
                     Ok(x) => x,
-                    Err(e) => panic!(concat!(stringify!($name), "::with_backend: {}"), e),
+                    Err(e) => panic!(concat!(stringify!($name), "::with_backend: {}"), e.without_type()),
                 }
             }
 
@@ -209,7 +209,8 @@ macro_rules! kangaroo {
             /// }
             /// ```
             pub fn try_with_backend(backend: Backend, customization: &'c [u8]) -> Result<Self, UnsupportedBackend> {
-                Ok($name { tree: Tree::new(backend.check()?), customization })
+                let backend = backend.check().map_err(|e| e.for_type(stringify!($name)))?;
+                Ok($name { tree: Tree::new(backend), customization })
             }
 
             /// The backend this hasher permutes with.

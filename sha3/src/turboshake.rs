@@ -107,7 +107,7 @@ macro_rules! turboshake {
             /// ```
             #[track_caller]
             pub fn try_with_backend(backend: Backend, domain: u8) -> Result<Self, UnsupportedBackend> {
-                let backend = backend.check()?;
+                let backend = backend.check().map_err(|e| e.for_type(stringify!($name)))?;
                 match Self::try_with(backend, domain) {
                     Ok(x) => Ok(x),
                     Err(e) => panic!(concat!(stringify!($name), "::try_with_backend: {}"), e),

@@ -35,8 +35,9 @@ fn unsupported() -> Vec<Backend> {
     all
 }
 
-/// `$try` is `Err` naming backend `$b`; `$with` panics with
-/// "`$name`::with_backend: " and that error.
+/// `$try` is `Err` naming backend `$b` and type `$name` (its text starts
+/// "`$name`: "); `$with` panics with "`$name`::with_backend: " and the
+/// same error without the type.
 macro_rules! refused {
     ($b:expr, $name:literal, $try:expr, $with:expr) => {{
         let e = match $try {
@@ -44,10 +45,12 @@ macro_rules! refused {
             Err(e) => e,
         };
         assert_eq!(e.backend, $b.name(), $name);
+        assert_eq!(e.called, $name, "the error names the type called");
+        assert_eq!(e.to_string(), format!("{}: {}", $name, e.without_type()));
         let text = panic_text($name, || {
             let _ = $with;
         });
-        assert_eq!(text, format!("{}::with_backend: {e}", $name));
+        assert_eq!(text, format!("{}::with_backend: {}", $name, e.without_type()));
         text
     }};
 }

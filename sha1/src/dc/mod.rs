@@ -264,7 +264,7 @@ impl Builder {
     pub fn build(self) -> Sha1Dc {
         match self.try_build() {
             Ok(h) => h,
-            Err(e) => panic!("SHA-1 (collision detection): {e}"),
+            Err(e) => panic!("{e}"),
         }
     }
 
@@ -272,7 +272,7 @@ impl Builder {
     /// backend.
     pub fn try_build(self) -> Result<Sha1Dc, crate::UnsupportedBackend> {
         let backend = match self.backend {
-            Some(b) => b.check()?,
+            Some(b) => b.check().map_err(|e| e.for_type("Sha1Dc"))?,
             None => Backend::detect(),
         };
         let mut h = Sha1Dc::from_backend(backend);

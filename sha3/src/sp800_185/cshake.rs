@@ -52,7 +52,7 @@ macro_rules! cshake {
             pub fn with_backend(backend: Backend, function_name: &[u8], customization: &[u8]) -> Self {
                 match Self::try_with_backend(backend, function_name, customization) {
                     Ok(x) => x,
-                    Err(e) => panic!(concat!(stringify!($cshake), "::with_backend: {}"), e),
+                    Err(e) => panic!(concat!(stringify!($cshake), "::with_backend: {}"), e.without_type()),
                 }
             }
 
@@ -73,7 +73,8 @@ macro_rules! cshake {
                 function_name: &[u8],
                 customization: &[u8],
             ) -> Result<Self, UnsupportedBackend> {
-                Ok(Self::new_unchecked(backend.check()?, function_name, customization))
+                let backend = backend.check().map_err(|e| e.for_type(stringify!($cshake)))?;
+                Ok(Self::new_unchecked(backend, function_name, customization))
             }
 
             fn new_unchecked(backend: Backend, function_name: &[u8], customization: &[u8]) -> Self {

@@ -84,7 +84,7 @@ macro_rules! kmac {
             pub fn with_backend(backend: Backend, key: &[u8], customization: &[u8]) -> Self {
                 match Self::try_with_backend(backend, key, customization) {
                     Ok(x) => x,
-                    Err(e) => panic!(concat!(stringify!($kmac), "::with_backend: {}"), e),
+                    Err(e) => panic!(concat!(stringify!($kmac), "::with_backend: {}"), e.without_type()),
                 }
             }
 
@@ -105,7 +105,8 @@ macro_rules! kmac {
                 key: &[u8],
                 customization: &[u8],
             ) -> Result<Self, UnsupportedBackend> {
-                Ok(Self::keyed($cshake::try_with_backend(backend, b"KMAC", customization)?, key))
+                let inner = $cshake::try_with_backend(backend, b"KMAC", customization).map_err(|e| e.for_type(stringify!($kmac)))?;
+                Ok(Self::keyed(inner, key))
             }
 
             fn keyed(mut inner: $cshake, key: &[u8]) -> Self {

@@ -82,7 +82,7 @@ macro_rules! parallel_hash {
             pub fn with_backend(backend: Backend, block_size: usize, customization: &[u8]) -> Self {
                 match Self::try_with_backend(backend, block_size, customization) {
                     Ok(x) => x,
-                    Err(e) => panic!(concat!(stringify!($parallel), "::with_backend: {}"), e),
+                    Err(e) => panic!(concat!(stringify!($parallel), "::with_backend: {}"), e.without_type()),
                 }
             }
 
@@ -109,7 +109,8 @@ macro_rules! parallel_hash {
                 customization: &[u8],
             ) -> Result<Self, UnsupportedBackend> {
                 assert!(block_size > 0, concat!(stringify!($parallel), ": the block size B must be at least 1 byte"));
-                let mut outer = $cshake::try_with_backend(backend, b"ParallelHash", customization)?;
+                let mut outer = $cshake::try_with_backend(backend, b"ParallelHash", customization)
+                    .map_err(|e| e.for_type(stringify!($parallel)))?;
                 // §6.3: z = left_encode(B) || ...
                 outer.update(left_encode(block_size as u128).as_bytes());
                 Ok($parallel {

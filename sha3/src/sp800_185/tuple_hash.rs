@@ -71,7 +71,7 @@ macro_rules! tuple_hash {
             pub fn with_backend(backend: Backend, customization: &[u8]) -> Self {
                 match Self::try_with_backend(backend, customization) {
                     Ok(x) => x,
-                    Err(e) => panic!(concat!(stringify!($tuple), "::with_backend: {}"), e),
+                    Err(e) => panic!(concat!(stringify!($tuple), "::with_backend: {}"), e.without_type()),
                 }
             }
 
@@ -88,7 +88,9 @@ macro_rules! tuple_hash {
             /// }
             /// ```
             pub fn try_with_backend(backend: Backend, customization: &[u8]) -> Result<Self, UnsupportedBackend> {
-                Ok($tuple { inner: $cshake::try_with_backend(backend, b"TupleHash", customization)? })
+                let inner = $cshake::try_with_backend(backend, b"TupleHash", customization)
+                    .map_err(|e| e.for_type(stringify!($tuple)))?;
+                Ok($tuple { inner })
             }
 
             /// The backend this hasher permutes with.
