@@ -12,15 +12,36 @@ use hash_core::typenum::U128;
 use crate::consts::K;
 
 /// Σ0 (FIPS 180-4 §4.1.3, (4.10)).
+#[cfg(not(target_arch = "x86"))]
 #[inline(always)]
 pub(crate) fn big_sigma0(x: u64) -> u64 {
     x.rotate_right(28) ^ x.rotate_right(34) ^ x.rotate_right(39)
 }
 
+/// Σ0 (4.10) as ROTR²⁸(x ⊕ ROTR⁶(x ⊕ ROTR⁵(x))): the same three rotations,
+/// nested, so that fewer 64-bit temporaries are alive at once. On i686,
+/// where every temporary is two of the seven free registers, this and the
+/// same form of Σ1 cut the instructions per block by 0.8% (callgrind:
+/// 76,159 against 76,739 per 8 blocks) and ran 0.7% faster (interleaved
+/// timing, 1 KiB); elsewhere the longer dependency chain is not worth it.
+#[cfg(target_arch = "x86")]
+#[inline(always)]
+pub(crate) fn big_sigma0(x: u64) -> u64 {
+    (x ^ (x ^ x.rotate_right(5)).rotate_right(6)).rotate_right(28)
+}
+
 /// Σ1 (4.11).
+#[cfg(not(target_arch = "x86"))]
 #[inline(always)]
 pub(crate) fn big_sigma1(x: u64) -> u64 {
     x.rotate_right(14) ^ x.rotate_right(18) ^ x.rotate_right(41)
+}
+
+/// Σ1 (4.11) as ROTR¹⁴(x ⊕ ROTR⁴(x ⊕ ROTR²³(x))) (see Σ0 on i686).
+#[cfg(target_arch = "x86")]
+#[inline(always)]
+pub(crate) fn big_sigma1(x: u64) -> u64 {
+    (x ^ (x ^ x.rotate_right(23)).rotate_right(4)).rotate_right(14)
 }
 
 /// σ0 (4.12).
