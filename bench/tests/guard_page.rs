@@ -10,8 +10,11 @@
 //! messages (more than the widest engine's lanes), each message ending at
 //! its own guard page, plus batches of overlapping suffixes of one guarded
 //! buffer and of one slice repeated; and XOF output slots that end at a
-//! guard page, so that an over-write faults too. Every digest is also
-//! compared with the portable backend's digest.
+//! guard page, so that an over-write faults too; `hash_pairs` and
+//! `hash_prefixed_many` for every level size 0..=130, with the nodes,
+//! prefix, bodies and output slots each ending at (or starting right after)
+//! a guard page. Every digest is also compared with the portable backend's
+//! digest (one by one, for the batch operations).
 //!
 //! Unix only (`mmap`, `mprotect`).
 #![cfg(unix)]
@@ -197,6 +200,87 @@ fn check_batch<A: FixedAlgorithm>(backends: &[A::Backend], inputs: &[&[u8]], wha
     }
 }
 
+/// `hash_pairs` and `hash_prefixed_many` at guard pages, for every level
+/// size 0..=130 on every backend, against `digest` one by one on the
+/// portable backend: the nodes end at a guard page (then start right after
+/// one), and so do the output slots (an over-write faults); the prefix and
+/// every body of `hash_prefixed_many` end at a guard page, then start right
+/// after one.
+fn pairs_and_prefixed<A: FixedAlgorithm<Output = [u8; N]>, const N: usize>() {
+    const MAX: usize = 130;
+    let block = A::BlockSize::USIZE;
+    let backends = testable_backends::<A::Backend>(A::NAME);
+    let p = portable::<A::Backend>();
+    let mut node_buf = Guarded::new(2 * MAX * N, 0x6a6a_0004);
+    let mut out_buf = Guarded::new(MAX * N, 0x6a6a_0005);
+    // Bodies: overlapping pieces of one buffer, of lengths around the
+    // block size and of 2N (an RFC 9162 node's `left || right`).
+    let body_len = |i: usize| match i % 4 {
+        0 => 2 * N,
+        1 => block - 1 - (i % 3),
+        2 => (i * 37) % (3 * block),
+        _ => block + i % 9,
+    };
+    let max_body = (0..MAX).map(body_len).max().unwrap_or(0);
+    let mut body_buf = Guarded::new(max_body, 0x6a6a_0006);
+    let mut prefix_buf = Guarded::new(2 * N + 1, 0x6a6a_0007);
+    for pairs in 0..=MAX {
+        for at_end in [true, false] {
+            let where_ = if at_end { "ending at a guard page" } else { "starting after a guard page" };
+            let bytes: &[u8] = if at_end { node_buf.tail(2 * pairs * N) } else { node_buf.head(2 * pairs * N) };
+            let nodes = bytes.as_chunks::<N>().0.to_vec();
+            let bytes: &[u8] = if at_end { node_buf.tail(2 * pairs * N) } else { node_buf.head(2 * pairs * N) };
+            let (guarded_nodes, rest) = bytes.as_chunks::<N>();
+            assert!(rest.is_empty() && guarded_nodes.len() == 2 * pairs);
+            let want: Vec<[u8; N]> =
+                nodes.chunks_exact(2).map(|p2| Hasher::<A>::digest_with_backend(p, &p2.concat())).collect();
+            for &b in &backends {
+                let slots: &mut [u8] = if at_end { out_buf.tail(pairs * N) } else { out_buf.head(pairs * N) };
+                let out = slots.as_chunks_mut::<N>().0;
+                out.fill([0; N]);
+                Hasher::<A>::hash_pairs_with_backend(b, guarded_nodes, out);
+                assert_eq!(
+                    out,
+                    &want[..],
+                    "{} [{}] hash_pairs, {pairs} pairs, nodes and slots {where_}",
+                    A::NAME,
+                    b.name()
+                );
+            }
+        }
+        for prefix_len in [0, 1, 2 * N + 1] {
+            for at_end in [true, false] {
+                let where_ = if at_end { "ending at a guard page" } else { "starting after a guard page" };
+                let prefix: &[u8] = if at_end { prefix_buf.tail(prefix_len) } else { prefix_buf.head(prefix_len) };
+                let prefix = prefix.to_vec();
+                let all: &[u8] = body_buf.all();
+                let bodies: Vec<&[u8]> = (0..pairs)
+                    .map(|i| if at_end { &all[all.len() - body_len(i)..] } else { &all[..body_len(i)] })
+                    .collect();
+                let want: Vec<[u8; N]> = bodies
+                    .iter()
+                    .map(|body| Hasher::<A>::digest_with_backend(p, &[&prefix[..], body].concat()))
+                    .collect();
+                let guarded_prefix: &[u8] =
+                    if at_end { prefix_buf.tail(prefix_len) } else { prefix_buf.head(prefix_len) };
+                for &b in &backends {
+                    let slots: &mut [u8] = if at_end { out_buf.tail(pairs * N) } else { out_buf.head(pairs * N) };
+                    let out = slots.as_chunks_mut::<N>().0;
+                    out.fill([0; N]);
+                    Hasher::<A>::hash_prefixed_many_with_backend(b, guarded_prefix, &bodies, out);
+                    assert_eq!(
+                        out,
+                        &want[..],
+                        "{} [{}] hash_prefixed_many, {pairs} bodies, prefix of {prefix_len} bytes, inputs and slots {where_}",
+                        A::NAME,
+                        b.name()
+                    );
+                }
+            }
+        }
+    }
+}
+
 // Only SHAKE (feature `sha3`) is an XOF.
 #[cfg(feature = "sha3")]
 fn xof<A: XofAlgorithm>() {
@@ -292,6 +376,7 @@ macro_rules! guarded {
             $(
                 one_shot_and_streaming::<$krate::algorithm::$alg>();
                 batches::<$krate::algorithm::$alg>();
+                pairs_and_prefixed::<$krate::algorithm::$alg, _>();
             )+
         }
     };

@@ -136,6 +136,14 @@ pub mod algorithm {
                 fn digest_many(backend: Backend, inputs: &[&[u8]], outputs: &mut [[u8; $outlen]]) {
                     backend::digest_many::<Self>(backend, inputs, outputs);
                 }
+
+                /// SHA-256's 64-byte pairs on SHA-NI run on the pair
+                /// engine (the padding block's schedule precomputed); the
+                /// rest as the default does.
+                #[inline]
+                fn hash_pairs(backend: Backend, nodes: &[[u8; $outlen]], out: &mut [[u8; $outlen]]) {
+                    backend::hash_pairs::<Self, $outlen>(backend, nodes, out);
+                }
             }
         };
     }

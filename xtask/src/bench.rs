@@ -24,7 +24,7 @@ use host::{cpu_model, git_commit, lock_versions, utc_now};
 use measure::measure;
 use options::{Options, parse_args};
 use peers::{LeftOut, PeerCargo, build_peers};
-use results::{AlgoName, Many, Results, Single, Uneven, rate_label, size_label};
+use results::{AlgoName, Many, Merkle, Results, Single, Uneven, rate_label, size_label};
 use std::path::Path;
 use std::time::Instant;
 
@@ -42,7 +42,12 @@ options:
                    standard set: md5 sha1 sha224 sha256 sha384 sha512
                    sha512-256 sha3-256 sha3-512 shake128 shake256 kt128
                    turboshake128; also sha512-224 sha3-224 sha3-384
-                   keccak256 kt256 turboshake256)
+                   keccak256 kt256 turboshake256); `merkle` adds the
+                   Merkle section (not in the default set nor in `all`):
+                   Sha256::hash_pairs over 1024 pairs beside hashtree-rs,
+                   tape-sha256 and our digest_many, and the RFC 9162 root of
+                   2^20 64-byte leaves (2^16 with --quick) beside rs_merkle;
+                   `--algo merkle` alone times that section only
   --size LIST      message sizes in bytes; K/KiB and M/MiB suffixes allowed
                    (default: 16,64,256,1K,8K,16K,1M; --quick: 16,64,1K,8K)
   --backend LIST   only these backends of our crates (e.g. portable,sha-ni);

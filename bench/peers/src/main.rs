@@ -30,6 +30,7 @@
 //! single  <algorithm> <family> <variant> <detected 0|1> <bytes> <median ns> <min ns> <max ns> <rounds>
 //! many    <algorithm> <label> <baseline 0|1> <messages> <bytes each> <median ns> <min ns> <max ns> <rounds> <engine>
 //! uneven  <algorithm> <label> <messages> <total bytes> <median ns> <min ns> <equal median ns> <equal min ns> <rounds> <engine>
+//! merkle  pairs|root <label> <baseline 0|1> <pairs or leaves> <median ns> <min ns> <max ns> <rounds>
 //! done
 //! ```
 //!
@@ -38,6 +39,9 @@
 //! each and `COUNT * BYTES` in total (`bench::uneven_lengths`, fixed seed),
 //! interleaved with the same engine on the equal-length batch of that total
 //! (`equal` fields), so that the ratio of the two holds on a busy machine.
+//!
+//! `merkle` lines (`--merkle PAIRS,LEAVES`, the report's Merkle section)
+//! time one level of SHA-256 pairs and an RFC 9162 root; see `merkle.rs`.
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -47,8 +51,8 @@ use bench::{ALGOS, Algo, ManySubject, Subject, message};
 
 use hashes_peers::peers;
 
-const USAGE: &str = "usage: peers [--algo A,B] [--size N,M] [--backend B,C] [--rounds N] [--round-ms MS]
-             [--many COUNTxBYTES,...|none] [--uneven COUNTxBYTES|none] [--info]
+const USAGE: &str = "usage: peers [--algo A,B|all|none] [--size N,M] [--backend B,C] [--rounds N] [--round-ms MS]
+             [--many COUNTxBYTES,...|none] [--uneven COUNTxBYTES|none] [--merkle PAIRS,LEAVES|none] [--info]
 
 Normally run by `cargo xtask bench`, which builds this program, reads its
 tab-separated output and writes target/speed-report/.";
@@ -61,6 +65,8 @@ struct Options {
     round: Duration,
     many: Vec<(usize, usize)>,
     uneven: Option<(usize, usize)>,
+    /// The Merkle section: pairs in one level, leaves in the tree.
+    merkle: Option<(usize, usize)>,
     info_only: bool,
 }
 
@@ -82,6 +88,7 @@ fn parse_args(args: &[String]) -> Result<Options, String> {
         round: Duration::from_millis(20),
         many: vec![(2, 16), (8, 256), (64, 64), (64, 1024), (64, 8192)],
         uneven: Some((64, 8192)),
+        merkle: None,
         info_only: false,
     };
     let mut it = args.iter();
@@ -90,8 +97,11 @@ fn parse_args(args: &[String]) -> Result<Options, String> {
         match arg.as_str() {
             "--algo" => {
                 let v = value()?;
-                o.algos =
-                    if v == "all" { ALGOS.iter().collect() } else { parse_list(v, "algorithm", bench::find_algo)? };
+                o.algos = match v.as_str() {
+                    "all" => ALGOS.iter().collect(),
+                    "none" => Vec::new(),
+                    _ => parse_list(v, "algorithm", bench::find_algo)?,
+                };
             }
             "--size" => o.sizes = parse_list(value()?, "size", |s| s.parse().ok().filter(|&n| n > 0))?,
             "--backend" => o.backends = Some(parse_list(value()?, "backend", |s| Some(s.to_string()))?),
@@ -121,18 +131,30 @@ fn parse_args(args: &[String]) -> Result<Options, String> {
                     Some(n.zip(b).ok_or_else(|| format!("bad uneven batch shape `{v}`"))?)
                 };
             }
+            "--merkle" => {
+                let v = value()?;
+                o.merkle = if v == "none" {
+                    None
+                } else {
+                    let (p, l) = v.split_once(',').ok_or_else(|| format!("bad --merkle `{v}`: PAIRS,LEAVES"))?;
+                    let p = p.parse().ok().filter(|&n| n > 0);
+                    let l = l.parse().ok().filter(|&n| n > 0);
+                    Some(p.zip(l).ok_or_else(|| format!("bad --merkle `{v}`: PAIRS,LEAVES"))?)
+                };
+            }
             "--info" => o.info_only = true,
             "-h" | "--help" => return Err(String::new()),
             other => return Err(format!("unknown option `{other}`")),
         }
     }
-    if o.algos.is_empty() || o.sizes.is_empty() {
+    if (o.algos.is_empty() && o.merkle.is_none()) || o.sizes.is_empty() {
         return Err("nothing to measure".into());
     }
     // Batches compare with our picked backend one by one, which may be SHA-NI.
     if peers::MASKED {
         o.many.clear();
         o.uneven = None;
+        o.merkle = None;
     }
     Ok(o)
 }
@@ -146,6 +168,7 @@ macro_rules! emit {
         let _ = out.flush();
     }};
 }
+mod merkle;
 
 fn cpu_features() -> Vec<&'static str> {
     let mut v = Vec::new();
@@ -376,7 +399,8 @@ fn run(o: &Options) -> Result<(), String> {
                 + o.many.len() * usize::from(!m.is_empty())
                 + usize::from(o.uneven.is_some() && m.iter().any(|m| m.detected))
         })
-        .sum();
+        .sum::<usize>()
+        + o.merkle.map_or(0, |_| merkle::plan());
     emit!("plan", total);
 
     let mut n = 0;
@@ -444,6 +468,9 @@ fn run(o: &Options) -> Result<(), String> {
         let ((median, min, _), (equal_median, equal_min, _)) = (times[0], times[1]);
         let engine = m.engine(count);
         emit!("uneven", algo.id, &m.label, count, count * size, median, min, equal_median, equal_min, o.rounds, engine);
+    }
+    if let Some((pairs, leaves)) = o.merkle {
+        merkle::run(pairs, leaves, o.rounds, o.round, &mut n);
     }
     emit!("done");
     Ok(())

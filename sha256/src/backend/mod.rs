@@ -334,6 +334,41 @@ fn avx512_engine() -> Engine {
     })
 }
 
+/// `hash_pairs` for SHA-256 and SHA-224: `out[i]` = the hash of
+/// `nodes[2i] || nodes[2i + 1]`. On the SHA-NI backend, SHA-256's 64-byte
+/// pairs run on the pair engine (`x86_shani::hash_pairs64`: four streams,
+/// the padding block's schedule a constant); everything else is gathered
+/// for `digest_many`'s engines (`hash_core::hash_pairs_gathered`, which
+/// checks the lengths and the backend).
+///
+/// # Panics
+/// If `nodes.len() != 2 * out.len()`, or this CPU (or this build) does not
+/// support `backend`.
+pub(crate) fn hash_pairs<A, const N: usize>(backend: Backend, nodes: &[[u8; N]], out: &mut [[u8; N]])
+where
+    A: hash_core::FixedAlgorithm<State = [u32; 8], Backend = Backend, Output = [u8; N]>,
+{
+    #[cfg(all(target_arch = "x86_64", feature = "shani"))]
+    // N = 32: SHA-256 (SHA-224's nodes are 28 bytes).
+    if N == 32 && backend == Backend::ShaNi {
+        assert!(
+            out.len().checked_mul(2) == Some(nodes.len()),
+            "{}::hash_pairs: {} nodes but {} output slots; {} slots need twice as many nodes",
+            A::NAME,
+            nodes.len(),
+            out.len(),
+            out.len()
+        );
+        let messages = nodes.as_flattened().as_chunks::<64>().0;
+        let out = out.as_flattened_mut().as_chunks_mut::<32>().0;
+        backend_checked!(ShaNi, else unsupported(Backend::ShaNi), unsafe {
+            x86_shani::hash_pairs64(&A::INIT, messages, out)
+        });
+        return;
+    }
+    hash_core::hash_pairs_gathered::<A>(backend, nodes, out);
+}
+
 /// Hash each of `inputs` into the matching `outputs` slot with `backend`'s
 /// batch engine (see the variants' docs); `A` is SHA-256 or SHA-224.
 ///

@@ -249,3 +249,89 @@ where
         _ => unsafe { streams::<A, STREAMS>(inputs, outputs, MIN_ACTIVE) },
     }
 }
+
+/// `W[t] + K[t]` for every round of the block that pads a 64-byte message
+/// (FIPS 180-4 §5.1.1: the byte 0x80, zeros, then the length 512 in bits).
+/// The block is the same for every such message, so its whole schedule is
+/// a constant: a pair's second block takes no `sha256msg1`/`sha256msg2`
+/// and no additions of round constants.
+const PAD64_WK: [u32; 64] = pad64_wk();
+
+const fn pad64_wk() -> [u32; 64] {
+    let mut w = [0u32; 64];
+    w[0] = 0x8000_0000;
+    w[15] = 512;
+    let mut t = 16;
+    while t < 64 {
+        let (a, b) = (w[t - 15], w[t - 2]);
+        let s0 = a.rotate_right(7) ^ a.rotate_right(18) ^ (a >> 3);
+        let s1 = b.rotate_right(17) ^ b.rotate_right(19) ^ (b >> 10);
+        w[t] = s1.wrapping_add(w[t - 7]).wrapping_add(s0).wrapping_add(w[t - 16]);
+        t += 1;
+    }
+    let mut t = 0;
+    while t < 64 {
+        w[t] = w[t].wrapping_add(K[t]);
+        t += 1;
+    }
+    w
+}
+
+/// The 64 rounds of the constant padding block of a 64-byte message, and
+/// step 4 of §6.2.2, for every stream.
+#[inline]
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+fn pad64_rounds_n<const N: usize>(abef: &mut [__m128i; N], cdgh: &mut [__m128i; N]) {
+    let (abef_in, cdgh_in) = (*abef, *cdgh);
+    for g in 0..16 {
+        let c = &PAD64_WK;
+        let wk = _mm_set_epi32(c[4 * g + 3] as i32, c[4 * g + 2] as i32, c[4 * g + 1] as i32, c[4 * g] as i32);
+        let wk_high = _mm_shuffle_epi32::<0x0e>(wk);
+        for s in 0..N {
+            cdgh[s] = _mm_sha256rnds2_epu32(cdgh[s], abef[s], wk);
+            abef[s] = _mm_sha256rnds2_epu32(abef[s], cdgh[s], wk_high);
+        }
+    }
+    for s in 0..N {
+        abef[s] = _mm_add_epi32(abef[s], abef_in[s]);
+        cdgh[s] = _mm_add_epi32(cdgh[s], cdgh_in[s]);
+    }
+}
+
+/// SHA-256 (from `init`) of `N` 64-byte messages: their block, then the
+/// constant padding block; the digests in big-endian order.
+#[inline]
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+fn pairs_n<const N: usize>(init: &[u32; 8], blocks: [&[u8; 64]; N], out: &mut [[u8; 32]]) {
+    let (a, c) = load_state(init);
+    let (mut abef, mut cdgh) = ([a; N], [c; N]);
+    block_n::<N>(&mut abef, &mut cdgh, blocks);
+    pad64_rounds_n::<N>(&mut abef, &mut cdgh);
+    for (s, digest) in out.iter_mut().enumerate().take(N) {
+        let mut state = [0u32; 8];
+        store_state(abef[s], cdgh[s], &mut state);
+        for (bytes, word) in digest.chunks_exact_mut(4).zip(state) {
+            bytes.copy_from_slice(&word.to_be_bytes());
+        }
+    }
+}
+
+/// Streams of the pair engine: [`PAIR_STREAMS`] pairs at a time, the rest
+/// one by one.
+const PAIR_STREAMS: usize = 4;
+
+/// `out[i]` = SHA-256 (from `init`) of `messages[i]`, each 64 bytes (a pair
+/// of 32-byte nodes), [`PAIR_STREAMS`] streams interleaved, each padding
+/// block's schedule a constant ([`PAD64_WK`]).
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+pub(super) fn hash_pairs64(init: &[u32; 8], messages: &[[u8; 64]], out: &mut [[u8; 32]]) {
+    assert_eq!(messages.len(), out.len(), "hash_pairs64: one output slot per 64-byte message");
+    let mut groups = messages.chunks_exact(PAIR_STREAMS);
+    let mut slots = out.chunks_exact_mut(PAIR_STREAMS);
+    for (m, o) in (&mut groups).zip(&mut slots) {
+        pairs_n::<PAIR_STREAMS>(init, [&m[0], &m[1], &m[2], &m[3]], o);
+    }
+    for (m, o) in groups.remainder().iter().zip(slots.into_remainder().chunks_exact_mut(1)) {
+        pairs_n::<1>(init, [m], o);
+    }
+}

@@ -34,7 +34,7 @@ pub(super) fn measure(
     }
     cmd.arg("--quiet").arg("--");
     if let Some(algos) = &o.algos {
-        cmd.arg("--algo").arg(algos.join(","));
+        cmd.arg("--algo").arg(if algos.is_empty() { "none".to_string() } else { algos.join(",") });
     }
     let sizes: Vec<String> = o.sizes.iter().map(usize::to_string).collect();
     cmd.arg("--size").arg(sizes.join(","));
@@ -44,6 +44,9 @@ pub(super) fn measure(
     cmd.arg("--rounds").arg(o.rounds.to_string()).arg("--round-ms").arg(o.round_ms.to_string());
     cmd.arg("--many").arg(if o.batches { BATCH_SHAPES } else { "none" });
     cmd.arg("--uneven").arg(if o.batches { "64x8192" } else { "none" });
+    if o.merkle {
+        cmd.arg("--merkle").arg(format!("{},{}", super::options::MERKLE_PAIRS, o.merkle_leaves()));
+    }
     cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
     let mut child = cmd.spawn().map_err(|e| format!("cannot run cargo: {e}"))?;
     let stderr = child.stderr.take();

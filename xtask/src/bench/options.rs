@@ -39,6 +39,20 @@ pub(crate) struct Options {
     pub(crate) best: bool,
     /// Time as on a CPU without SHA-NI (`--no-shani`).
     pub(crate) no_shani: bool,
+    /// The Merkle section (`--algo merkle`): SHA-256 pairs and an RFC 9162
+    /// root, beside hashtree, tape-sha256 and rs_merkle.
+    pub(crate) merkle: bool,
+}
+
+/// Pairs in the Merkle section's level (1024 pairs of 32-byte nodes).
+pub(crate) const MERKLE_PAIRS: usize = 1024;
+
+impl Options {
+    /// Leaves of the Merkle section's RFC 9162 tree: 2^20 of 64 bytes, or
+    /// 2^16 with `--quick`.
+    pub(crate) fn merkle_leaves(&self) -> usize {
+        if self.quick { 1 << 16 } else { 1 << 20 }
+    }
 }
 
 impl Options {
@@ -78,6 +92,7 @@ pub(crate) fn parse_args(args: &[String]) -> Result<Options, String> {
         batches: true,
         best: false,
         no_shani: false,
+        merkle: false,
     };
     let mut it = args.iter();
     while let Some(arg) = it.next() {
@@ -101,11 +116,17 @@ pub(crate) fn parse_args(args: &[String]) -> Result<Options, String> {
                 o.batches = false;
             }
             "--algo" | "--algos" => {
-                let list = split(&value()?);
+                let mut list = split(&value()?);
                 if list.is_empty() {
                     return Err("`--algo` needs at least one algorithm".into());
                 }
-                if list.iter().any(|a| a == "all") {
+                // `merkle` is a section of its own, not an algorithm.
+                let before = list.len();
+                list.retain(|a| a != "merkle");
+                o.merkle = list.len() < before;
+                if list.is_empty() {
+                    o.algos = Some(Vec::new());
+                } else if list.iter().any(|a| a == "all") {
                     o.algos = Some(ALGO_IDS.iter().map(|s| s.to_string()).collect());
                 } else {
                     for a in &list {
@@ -198,6 +219,12 @@ mod tests {
             assert!(!e.is_empty(), "{bad}");
         }
         assert!(parse_args(&args("--algo sha-256")).unwrap_err().contains("unknown algorithm `sha-256`"));
+        // `merkle` alone: that section only; beside algorithms: both.
+        let o = parse_args(&args("--algo merkle")).unwrap();
+        assert_eq!((o.merkle, o.merkle_leaves(), o.algos), (true, 1 << 20, Some(vec![])));
+        let o = parse_args(&args("--quick --algo sha256,merkle")).unwrap();
+        assert_eq!((o.merkle, o.merkle_leaves(), o.algos), (true, 1 << 16, Some(vec!["sha256".to_string()])));
+        assert!(!parse_args(&args("--algo all")).unwrap().merkle);
         assert_eq!(parse_args(&args("--help")).unwrap_err(), "");
     }
 }

@@ -21,6 +21,10 @@ const PARTS: &[(&str, &str, &str)] = &[
     ("ring", "ring", "ring"),
     ("dropin", "our sha2 drop-in (dropin/sha2-0.10)", "ours-via-sha2-dropin"),
     ("openssl", "OpenSSL loader (libloading)", "openssl"),
+    ("merkle", "our Merkle trees (hash-core, sha256)", ""),
+    ("hashtree", "hashtree-rs (prysm's hashtree, built with make and cc)", "hashtree-rs"),
+    ("tape", "tape-sha256", "tape-sha256"),
+    ("rs-merkle", "rs_merkle on sha2 0.10", "rs_merkle"),
 ];
 
 /// A part of `bench/peers` that did not build.

@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use super::{LeftOut, Many, Options, Results, Single, Uneven, rate_label, size_label};
+use super::{LeftOut, Many, Merkle, Options, Results, Single, Uneven, rate_label, size_label};
 
 /// How the run went, beside the results.
 pub(crate) struct Context {
@@ -187,6 +187,7 @@ pub(crate) fn render(r: &Results, c: &Context, plots: &[String]) -> String {
     }
     batches(w, r);
     uneven_batches(w, r);
+    merkle(w, r);
     left_out(w, r, c);
     out
 }
@@ -530,6 +531,69 @@ fn uneven_row(name: &str, u: &Uneven) -> String {
     )
 }
 
+/// The Merkle section (`--algo merkle`): one level of SHA-256 pairs and one
+/// RFC 9162 root, each way timed interleaved with the others; the ratio is
+/// the way's time over our `hash_pairs`' (or `MerkleTree`'s): how many
+/// times faster ours is.
+fn merkle(w: &mut String, r: &Results) {
+    if r.merkles.is_empty() {
+        return;
+    }
+    let _ = writeln!(w, "## Merkle\n");
+    let _ = writeln!(
+        w,
+        "SHA-256 of one tree level of 64-byte pairs of 32-byte nodes (`hash_pairs`, as in SSZ merkleization), and \
+         the RFC 9162 root (`0x00 || leaf`, `0x01 || left || right`) of a tree of 64-byte leaves. Every way's \
+         output was compared with SHA-256 one pair at a time (the level) or with our `MerkleTree` (the root) \
+         before timing. `ours ÷ this`: this way's time over ours, above 1.00x we are faster.\n"
+    );
+    for (case, what, unit) in [("pairs", "pairs", "pair"), ("root", "leaves", "leaf")] {
+        let rows: Vec<&Merkle> = r.merkles.iter().filter(|m| m.case == case).collect();
+        let Some(first) = rows.first() else { continue };
+        let base = rows.iter().find(|m| m.baseline).map(|m| m.ns);
+        let title = if case == "pairs" { "one level" } else { "RFC 9162 root" };
+        let _ = writeln!(w, "{title}, {} {what}:\n", first.items);
+        let _ = writeln!(w, "{}", merkle_header(case));
+        let _ = writeln!(w, "|---|---:|---:|---:|");
+        for m in rows {
+            let _ = writeln!(w, "{}", merkle_row(m, base, unit));
+        }
+        let _ = writeln!(w);
+    }
+}
+
+fn merkle_header(case: &str) -> &'static str {
+    if case == "pairs" {
+        "| how | per level | per pair | ours ÷ this |"
+    } else {
+        "| how | per root | per leaf | ours ÷ this |"
+    }
+}
+
+fn merkle_row(m: &Merkle, base: Option<f64>, unit: &str) -> String {
+    let ratio = base.map_or("–".to_string(), |b| format!("{:.2}x", m.ns / b));
+    format!(
+        "| {}{} | {} | {:.1} ns/{unit} | {ratio} |",
+        m.label,
+        if m.baseline { " *" } else { "" },
+        time_label(m.ns),
+        m.ns / m.items.max(1) as f64
+    )
+}
+
+/// Nanoseconds as `850 ns`, `41.2 µs`, `182 ms`.
+fn time_label(ns: f64) -> String {
+    if ns >= 1e9 {
+        format!("{:.2} s", ns / 1e9)
+    } else if ns >= 1e6 {
+        format!("{:.1} ms", ns / 1e6)
+    } else if ns >= 1e3 {
+        format!("{:.1} µs", ns / 1e3)
+    } else {
+        format!("{ns:.0} ns")
+    }
+}
+
 fn left_out(w: &mut String, r: &Results, c: &Context) {
     // Peers absent for a reason other than a failed build (which is listed
     // from `c.left_out`).
@@ -553,6 +617,29 @@ fn left_out(w: &mut String, r: &Results, c: &Context) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn merkle_rows_divide_each_way_by_ours() {
+        let m = |label: &str, baseline: bool, ns: f64| Merkle {
+            case: "pairs".into(),
+            label: label.into(),
+            baseline,
+            items: 1024,
+            ns,
+            min: ns,
+        };
+        let r = Results {
+            merkles: vec![m("ours Sha256::hash_pairs (sha-ni)", true, 40_960.0), m("hashtree-rs", false, 61_440.0)],
+            ..Results::default()
+        };
+        let mut w = String::new();
+        merkle(&mut w, &r);
+        assert!(w.contains("## Merkle"), "{w}");
+        assert!(w.contains("| ours Sha256::hash_pairs (sha-ni) * | 41.0 µs | 40.0 ns/pair | 1.00x |"), "{w}");
+        assert!(w.contains("| hashtree-rs | 61.4 µs | 60.0 ns/pair | 1.50x |"), "{w}");
+        assert!(!w.contains("RFC 9162 root,"), "no root rows, no root table: {w}");
+        assert_eq!(time_label(182e6), "182.0 ms");
+    }
 
     #[test]
     fn verdicts() {

@@ -115,6 +115,19 @@ impl Uneven {
     }
 }
 
+/// A Merkle-section timing (`merkle` lines): one level of `items` SHA-256
+/// pairs (`case` `pairs`) or one RFC 9162 root of `items` leaves (`root`).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Merkle {
+    pub(crate) case: String,
+    pub(crate) label: String,
+    pub(crate) baseline: bool,
+    pub(crate) items: usize,
+    /// Median nanoseconds per level or per root.
+    pub(crate) ns: f64,
+    pub(crate) min: f64,
+}
+
 /// Everything the measuring program said.
 #[derive(Debug, Default)]
 pub(crate) struct Results {
@@ -128,6 +141,7 @@ pub(crate) struct Results {
     pub(crate) singles: Vec<Single>,
     pub(crate) manys: Vec<Many>,
     pub(crate) unevens: Vec<Uneven>,
+    pub(crate) merkles: Vec<Merkle>,
 }
 
 impl Results {
@@ -184,6 +198,14 @@ impl Results {
                     equal_min: num(equal_min),
                 })
             }
+            ["merkle", case, label, baseline, items, ns, min, _, _] => self.merkles.push(Merkle {
+                case: s(case),
+                label: s(label),
+                baseline: baseline == "1",
+                items: int(items),
+                ns: num(ns),
+                min: num(min),
+            }),
             _ => {}
         }
     }
@@ -201,6 +223,9 @@ impl Results {
         for u in &mut self.unevens {
             u.ns = u.min;
             u.equal_ns = u.equal_min;
+        }
+        for m in &mut self.merkles {
+            m.ns = m.min;
         }
     }
 }
@@ -268,8 +293,21 @@ mod tests {
         let u = &r.unevens[0];
         assert_eq!((u.count, u.total, u.engine.as_str()), (64, 524288, "avx512 2x16 lanes, narrowing"));
         assert!((u.rate() / u.equal_rate() - 0.8).abs() < 1e-9);
+        r.parse_line(&[
+            "merkle",
+            "pairs",
+            "ours Sha256::hash_pairs (sha-ni)",
+            "1",
+            "1024",
+            "40000",
+            "38000",
+            "50000",
+            "9",
+        ]);
+        assert_eq!((r.merkles[0].case.as_str(), r.merkles[0].items, r.merkles[0].baseline), ("pairs", 1024, true));
         r.use_fastest_round();
         assert_eq!((r.unevens[0].ns, r.unevens[0].equal_ns), (45000.0, 39000.0));
+        assert_eq!(r.merkles[0].ns, 38000.0);
     }
 
     #[test]
