@@ -281,7 +281,9 @@ pub(crate) fn digest_with<A: FixedAlgorithm>(backend: A::Backend, data: &[u8]) -
     }
     // The last whole block (if any), the tail and the padding (at most three
     // blocks) are gathered on the stack and compressed in one call, after
-    // the blocks before them, which are compressed in place: a backend with
+    // the blocks before them, which are compressed in place (a message that
+    // ends on a block boundary keeps its last block in place too where the
+    // backend asks, see `gather_last_block`): a backend with
     // a costly entry (SHA-NI's state shuffle) is entered at most twice per
     // message, and backends that schedule two blocks at once (AVX2) get the
     // last whole block with the first padding block. Where the two do not
@@ -295,6 +297,7 @@ pub(crate) fn digest_with<A: FixedAlgorithm>(backend: A::Backend, data: &[u8]) -
     let mut in_place = body;
     if let Some((head, whole)) = body.split_at_checked(body.len().wrapping_sub(bs))
         && start >= bs
+        && (!part.is_empty() || A::gather_last_block(backend))
     {
         in_place = head;
         start -= bs;

@@ -145,6 +145,19 @@ pub trait FixedAlgorithm: Algorithm {
         false
     }
 
+    /// Whether the one-shot path hands a message's last whole block to
+    /// `backend` in one call with the padding block, where the message ends
+    /// on a block boundary (the default: yes, which suits backends that
+    /// schedule two blocks at once, such as AVX2). With `false` that block
+    /// is compressed in place and the padding block alone, which saves the
+    /// copy where the backend's second entry is cheap (SHA-256 on SHA-NI:
+    /// a 64-byte message 1.24x faster on AMD Zen 3).
+    #[inline(always)]
+    fn gather_last_block(backend: Self::Backend) -> bool {
+        let _ = backend;
+        true
+    }
+
     /// Compress into `state` the final padded block of a message of
     /// `total` bytes whose last `tail.len()` bytes (after its whole blocks)
     /// fit in one block with the padding, by a path of `backend`'s own
