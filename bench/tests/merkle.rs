@@ -292,6 +292,29 @@ fn check_pairs<A: FixedAlgorithm>(backend: A::Backend) {
     let msg = panic.downcast_ref::<String>().cloned().unwrap_or_default();
     let ty = std::any::type_name::<A>().rsplit("::").next().unwrap();
     assert!(msg.starts_with(&format!("{ty}::hash_pairs: 5 inputs but 2 output slots")), "{msg}");
+    // An unsupported backend: the try_ forms' error names the type, the
+    // panics the type and the function.
+    let mut out = vec![A::Output::zeroed(); 1];
+    for &b in A::Backend::ALL.iter().filter(|b| !b.is_supported()) {
+        let Err(BatchError::Unsupported(e)) = Hasher::<A>::try_hash_pairs_with_backend(b, &nodes[..2], &mut out) else {
+            panic!("{ty}: try_hash_pairs_with_backend accepted {}", b.name())
+        };
+        assert_eq!(e.called, ty);
+        assert!(e.to_string().starts_with(&format!("{ty}: the `{}` backend", b.name())), "{e}");
+        let Err(BatchError::Unsupported(e)) =
+            Hasher::<A>::try_hash_prefixed_many_with_backend(b, b"", &[b"a"], &mut out)
+        else {
+            panic!("{ty}: try_hash_prefixed_many_with_backend accepted {}", b.name())
+        };
+        assert_eq!(e.called, ty);
+        let panic = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            Hasher::<A>::hash_pairs_with_backend(b, &nodes[..2], &mut out)
+        }))
+        .unwrap_err();
+        let msg = panic.downcast_ref::<String>().cloned().unwrap_or_default();
+        let want = format!("{ty}::hash_pairs_with_backend: the `{}` backend is not supported", b.name());
+        assert!(msg.starts_with(&want), "{msg}");
+    }
 }
 
 /// Forcing a backend this CPU lacks is an error from every constructor.

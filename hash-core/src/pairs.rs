@@ -83,14 +83,21 @@ fn check_prefixed(bodies: usize, outputs: usize) -> Result<(), BatchError> {
     }
 }
 
-/// The value, or a panic naming the type the caller used
-/// (`Sha256::hash_pairs: 5 inputs but 2 output slots; ...`).
+/// The value, or a panic naming the type and function the caller used
+/// (`Sha256::hash_pairs: 5 inputs but 2 output slots; ...`,
+/// `Sha256::hash_pairs_with_backend: the `x` backend is not supported ...`).
 #[track_caller]
-fn or_panic<A, T>(r: Result<T, BatchError>) -> T {
+fn or_panic<A, T>(function: &str, r: Result<T, BatchError>) -> T {
     match r {
         Ok(v) => v,
+        Err(BatchError::Unsupported(e)) => panic!("{}::{function}: {}", crate::type_name::<A>(), e.without_type()),
         Err(e) => panic!("{}::{e}", crate::type_name::<A>()),
     }
+}
+
+/// `backend`, or the error naming type `A` (`Sha256: the ...`).
+fn checked_for<A: FixedAlgorithm>(backend: A::Backend) -> Result<A::Backend, BatchError> {
+    backend.check().map_err(|e| BatchError::Unsupported(e.for_type(crate::type_name::<A>())))
 }
 
 impl<A: FixedAlgorithm> Hasher<A> {
@@ -101,7 +108,7 @@ impl<A: FixedAlgorithm> Hasher<A> {
     /// If `nodes.len() != 2 * out.len()`; see [`Hasher::try_hash_pairs`].
     #[track_caller]
     pub fn hash_pairs(nodes: &[A::Output], out: &mut [A::Output]) {
-        or_panic::<A, _>(Self::try_hash_pairs(nodes, out));
+        or_panic::<A, _>("hash_pairs", Self::try_hash_pairs(nodes, out));
     }
 
     /// [`Hasher::hash_pairs`], or an error if `nodes.len() != 2 * out.len()`.
@@ -118,7 +125,7 @@ impl<A: FixedAlgorithm> Hasher<A> {
     /// `backend`; see [`Hasher::try_hash_pairs_with_backend`].
     #[track_caller]
     pub fn hash_pairs_with_backend(backend: A::Backend, nodes: &[A::Output], out: &mut [A::Output]) {
-        or_panic::<A, _>(Self::try_hash_pairs_with_backend(backend, nodes, out));
+        or_panic::<A, _>("hash_pairs_with_backend", Self::try_hash_pairs_with_backend(backend, nodes, out));
     }
 
     /// [`Hasher::hash_pairs_with_backend`], or an error for mismatched
@@ -129,7 +136,7 @@ impl<A: FixedAlgorithm> Hasher<A> {
         out: &mut [A::Output],
     ) -> Result<(), BatchError> {
         check_pairs(nodes.len(), out.len())?;
-        A::hash_pairs(backend.check()?, nodes, out);
+        A::hash_pairs(checked_for::<A>(backend)?, nodes, out);
         Ok(())
     }
 
@@ -141,7 +148,7 @@ impl<A: FixedAlgorithm> Hasher<A> {
     /// If `bodies.len() != out.len()`; see [`Hasher::try_hash_prefixed_many`].
     #[track_caller]
     pub fn hash_prefixed_many(prefix: &[u8], bodies: &[&[u8]], out: &mut [A::Output]) {
-        or_panic::<A, _>(Self::try_hash_prefixed_many(prefix, bodies, out));
+        or_panic::<A, _>("hash_prefixed_many", Self::try_hash_prefixed_many(prefix, bodies, out));
     }
 
     /// [`Hasher::hash_prefixed_many`], or an error if `bodies.len() != out.len()`.
@@ -162,7 +169,10 @@ impl<A: FixedAlgorithm> Hasher<A> {
         bodies: &[&[u8]],
         out: &mut [A::Output],
     ) {
-        or_panic::<A, _>(Self::try_hash_prefixed_many_with_backend(backend, prefix, bodies, out));
+        or_panic::<A, _>(
+            "hash_prefixed_many_with_backend",
+            Self::try_hash_prefixed_many_with_backend(backend, prefix, bodies, out),
+        );
     }
 
     /// [`Hasher::hash_prefixed_many_with_backend`], or an error for
@@ -174,7 +184,7 @@ impl<A: FixedAlgorithm> Hasher<A> {
         out: &mut [A::Output],
     ) -> Result<(), BatchError> {
         check_prefixed(bodies.len(), out.len())?;
-        A::hash_prefixed_many(backend.check()?, prefix, bodies, out);
+        A::hash_prefixed_many(checked_for::<A>(backend)?, prefix, bodies, out);
         Ok(())
     }
 }
@@ -187,7 +197,7 @@ impl<A: FixedAlgorithm> Hasher<A> {
 /// # Panics
 /// If `nodes.len() != 2 * out.len()`, or `backend` is not supported.
 pub fn hash_pairs_gathered<A: FixedAlgorithm>(backend: A::Backend, nodes: &[A::Output], out: &mut [A::Output]) {
-    or_panic::<A, _>(check_pairs(nodes.len(), out.len()));
+    or_panic::<A, _>("hash_pairs", check_pairs(nodes.len(), out.len()));
     let backend = checked::<A>("hash_pairs", backend);
     let n = A::Output::zeroed().as_ref().len();
     let per_batch = (GATHER / (2 * n)).clamp(1, MAX_BATCH);
@@ -220,7 +230,7 @@ pub fn hash_prefixed_gathered<A: FixedAlgorithm>(
     bodies: &[&[u8]],
     out: &mut [A::Output],
 ) {
-    or_panic::<A, _>(check_prefixed(bodies.len(), out.len()));
+    or_panic::<A, _>("hash_prefixed_many", check_prefixed(bodies.len(), out.len()));
     let backend = checked::<A>("hash_prefixed_many", backend);
     if prefix.is_empty() {
         many::<A>(backend, bodies, out);
