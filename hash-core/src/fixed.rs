@@ -127,10 +127,7 @@ impl<A: FixedAlgorithm> Hasher<A> {
     /// support it; the error names this type (`Sha256: the ...`).
     #[inline]
     pub fn try_with_backend(backend: A::Backend) -> Result<Self, UnsupportedBackend> {
-        match backend.check() {
-            Ok(b) => Ok(Self::from_core(Core::new_unchecked(b))),
-            Err(e) => Err(e.for_type(crate::type_name::<A>())),
-        }
+        Ok(Self::from_core(Core::new_unchecked(crate::check_backend::<A>(backend)?)))
     }
 
     /// A hasher on `backend`, which the caller has checked.

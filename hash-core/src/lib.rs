@@ -65,7 +65,7 @@ pub use fixed::{Core, Hasher, compress_final_buffered};
 pub use generic_array;
 pub use generic_array::typenum;
 pub use padding::{Padding, padded_rows};
-pub use pairs::{BatchError, hash_pairs_gathered, hash_prefixed_gathered};
+pub use pairs::{BatchError, assert_pairs, hash_pairs_gathered, hash_prefixed_gathered};
 pub use xof::{Xof, XofReader};
 
 #[cfg(feature = "digest")]
@@ -268,6 +268,12 @@ pub(crate) fn check_batch_of<A>(function: &str, inputs: usize, outputs: usize) {
 #[track_caller]
 fn batch_mismatch(ty: &str, function: &str, inputs: usize, outputs: usize) -> ! {
     panic!("{ty}::{function}: {inputs} inputs but {outputs} output slots; pass one output per input")
+}
+
+/// `backend`, or the error naming `A`'s type (`Sha256: the ...`): what
+/// every `try_with_backend` and `try_*_with_backend` returns.
+pub(crate) fn check_backend<A: Algorithm>(backend: A::Backend) -> Result<A::Backend, UnsupportedBackend> {
+    backend.check().map_err(|e| e.for_type(type_name::<A>()))
 }
 
 /// The name of `A`'s type without its path: `Sha3_256` for

@@ -95,9 +95,13 @@ fn or_panic<A, T>(function: &str, r: Result<T, BatchError>) -> T {
     }
 }
 
-/// `backend`, or the error naming type `A` (`Sha256: the ...`).
-fn checked_for<A: FixedAlgorithm>(backend: A::Backend) -> Result<A::Backend, BatchError> {
-    backend.check().map_err(|e| BatchError::Unsupported(e.for_type(crate::type_name::<A>())))
+/// Panic as [`Hasher::hash_pairs`] does (naming the type) unless
+/// `nodes == 2 * outputs`: for an algorithm's own
+/// [`FixedAlgorithm::hash_pairs`] engine, which safe code can call with any
+/// lengths.
+#[track_caller]
+pub fn assert_pairs<A: FixedAlgorithm>(nodes: usize, outputs: usize) {
+    or_panic::<A, _>("hash_pairs", check_pairs(nodes, outputs));
 }
 
 impl<A: FixedAlgorithm> Hasher<A> {
@@ -136,7 +140,7 @@ impl<A: FixedAlgorithm> Hasher<A> {
         out: &mut [A::Output],
     ) -> Result<(), BatchError> {
         check_pairs(nodes.len(), out.len())?;
-        A::hash_pairs(checked_for::<A>(backend)?, nodes, out);
+        A::hash_pairs(crate::check_backend::<A>(backend)?, nodes, out);
         Ok(())
     }
 
@@ -184,7 +188,7 @@ impl<A: FixedAlgorithm> Hasher<A> {
         out: &mut [A::Output],
     ) -> Result<(), BatchError> {
         check_prefixed(bodies.len(), out.len())?;
-        A::hash_prefixed_many(checked_for::<A>(backend)?, prefix, bodies, out);
+        A::hash_prefixed_many(crate::check_backend::<A>(backend)?, prefix, bodies, out);
         Ok(())
     }
 }
@@ -197,7 +201,7 @@ impl<A: FixedAlgorithm> Hasher<A> {
 /// # Panics
 /// If `nodes.len() != 2 * out.len()`, or `backend` is not supported.
 pub fn hash_pairs_gathered<A: FixedAlgorithm>(backend: A::Backend, nodes: &[A::Output], out: &mut [A::Output]) {
-    or_panic::<A, _>("hash_pairs", check_pairs(nodes.len(), out.len()));
+    assert_pairs::<A>(nodes.len(), out.len());
     let backend = checked::<A>("hash_pairs", backend);
     let n = A::Output::zeroed().as_ref().len();
     let per_batch = (GATHER / (2 * n)).clamp(1, MAX_BATCH);

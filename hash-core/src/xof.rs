@@ -47,10 +47,7 @@ impl<A: XofAlgorithm> Xof<A> {
     /// support it; the error names this type (`Shake128: the ...`).
     #[inline]
     pub fn try_with_backend(backend: A::Backend) -> Result<Self, UnsupportedBackend> {
-        match backend.check() {
-            Ok(b) => Ok(Self::new_unchecked(b)),
-            Err(e) => Err(e.for_type(crate::type_name::<A>())),
-        }
+        Ok(Self::new_unchecked(crate::check_backend::<A>(backend)?))
     }
 
     /// The backend this XOF permutes with.

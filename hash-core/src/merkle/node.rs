@@ -107,13 +107,6 @@ impl From<crate::UnsupportedBackend> for MerkleError {
     }
 }
 
-/// `backend`, or [`MerkleError::Unsupported`] naming the hasher's type
-/// (`Sha256: the ...`).
-pub(crate) fn checked<H: TreeHash>(backend: BackendOf<H>) -> Result<BackendOf<H>, MerkleError> {
-    use crate::BackendKind;
-    backend.check().map_err(|e| MerkleError::Unsupported(e.for_type(crate::type_name::<H::Algorithm>())))
-}
-
 /// RFC 9162's leaf hash `H(0x00 || leaf)`, with the detected backend.
 pub fn leaf_hash<H: TreeHash>(leaf: &[u8]) -> Node<H> {
     let mut out = [<Node<H> as crate::OutputBytes>::zeroed()];

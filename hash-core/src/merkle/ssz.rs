@@ -2,7 +2,7 @@
 //! to a power of two (the SSZ specification's `merkleize` and
 //! `mix_in_length`), built on [`crate::Hasher::hash_pairs`].
 
-use super::node::{BackendOf, MAX_HEIGHT, MerkleError, Node, TreeHash, checked};
+use super::node::{BackendOf, MAX_HEIGHT, MerkleError, Node, TreeHash};
 use crate::{BackendKind, FixedAlgorithm, OutputBytes};
 
 /// Chunks reduced in one batch of levels.
@@ -26,7 +26,7 @@ pub fn ssz_root_with_backend<H: TreeHash>(
     chunks: &[Node<H>],
     limit: Option<u64>,
 ) -> Result<Node<H>, MerkleError> {
-    let backend = checked::<H>(backend)?;
+    let backend = crate::check_backend::<H::Algorithm>(backend)?;
     let count = chunks.len() as u64;
     let width = match limit {
         Some(limit) if limit < count => return Err(MerkleError::TooManyLeaves { leaves: count, limit }),

@@ -2,7 +2,7 @@
 
 use core::fmt;
 
-use super::node::{BackendOf, LEAF_PREFIX, MAX_HEIGHT, MerkleError, NODE_PREFIX, Node, TreeHash, checked, node_hash};
+use super::node::{BackendOf, LEAF_PREFIX, MAX_HEIGHT, MerkleError, NODE_PREFIX, Node, TreeHash, node_hash};
 use crate::{BackendKind, FixedAlgorithm, Hasher, OutputBytes};
 
 /// Leaves hashed in one batch, and so the largest subtree built before it
@@ -48,7 +48,7 @@ impl<H: TreeHash> MerkleTree<H> {
     /// An empty tree hashed with exactly `backend`, or an error if this CPU
     /// cannot run it.
     pub fn with_backend(backend: BackendOf<H>) -> Result<Self, MerkleError> {
-        Ok(Self::from_checked(checked::<H>(backend)?))
+        Ok(Self::from_checked(crate::check_backend::<H::Algorithm>(backend)?))
     }
 
     fn from_checked(backend: BackendOf<H>) -> Self {

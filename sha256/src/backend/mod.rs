@@ -351,14 +351,7 @@ where
     #[cfg(all(target_arch = "x86_64", feature = "shani"))]
     // N = 32: SHA-256 (SHA-224's nodes are 28 bytes).
     if N == 32 && backend == Backend::ShaNi {
-        assert!(
-            out.len().checked_mul(2) == Some(nodes.len()),
-            "{}::hash_pairs: {} nodes but {} output slots; {} slots need twice as many nodes",
-            A::NAME,
-            nodes.len(),
-            out.len(),
-            out.len()
-        );
+        hash_core::assert_pairs::<A>(nodes.len(), out.len());
         let messages = nodes.as_flattened().as_chunks::<64>().0;
         let out = out.as_flattened_mut().as_chunks_mut::<32>().0;
         backend_checked!(ShaNi, else unsupported(Backend::ShaNi), unsafe {
