@@ -12,7 +12,8 @@
 //! output is checked against ours; one that disagrees is left out and named.
 //!
 //! HMAC-SHA-256 (`hmac::Hmac<Sha256>` over our `compat` type, over the
-//! `sha2` drop-in and over RustCrypto's `sha2`; OpenSSL's `HMAC()`) is timed
+//! `sha2` 0.10 and 0.11 drop-ins and over RustCrypto's `sha2` 0.10 and 0.11;
+//! OpenSSL's `HMAC()`) is timed
 //! the same way, as an algorithm of its own (`hmac-sha256`) right after
 //! SHA-256 whenever SHA-256 is (`peers::beside`).
 //!

@@ -18,6 +18,20 @@ macro_rules! hmac_subject {
     };
 }
 
+/// One-shot HMAC through `hmac` 0.13's `Mac` (the digest 0.11 line) over
+/// the digest type `$d`, as `hmac_subject!` does with `hmac` 0.12.
+#[allow(unused_macros)]
+macro_rules! hmac013_subject {
+    ($algo:expr, $family:expr, $d:ty) => {
+        Subject::new($algo, $family, "", false, |data: &[u8], out: &mut [u8]| {
+            use hmac_0_13::{KeyInit as _, Mac as _};
+            let mut mac = hmac_0_13::Hmac::<$d>::new_from_slice(&HMAC_KEY).expect("HMAC takes any key length");
+            mac.update(data);
+            out.copy_from_slice(&mac.finalize().into_bytes())
+        })
+    };
+}
+
 /// A peer family and whether it can run here.
 pub struct Status {
     /// `"openssl"`, `"ring"`, [`RC_OLD`] or [`RC_NEW`].
@@ -39,6 +53,9 @@ pub const RC_NEW: &str = "rustcrypto-latest";
 /// Ours through the `sha2` 0.10 drop-in (`dropin/sha2-0.10`): RustCrypto's
 /// `Digest` API on our backends.
 pub const DROPIN: &str = "ours-via-sha2-dropin";
+/// Ours through the `sha2` 0.11 drop-in (`dropin/sha2-0.11`): RustCrypto's
+/// digest 0.11 API on our backends.
+pub const DROPIN_011: &str = "ours-via-sha2-0.11-dropin";
 
 /// HMAC-SHA-256 (RFC 2104 over SHA-256, with the 32-byte key
 /// [`HMAC_KEY`]), timed as a table of its own right after SHA-256's
@@ -47,8 +64,9 @@ pub const DROPIN: &str = "ours-via-sha2-dropin";
 /// `update`, `finalize`). Not in `bench::ALGOS`: our crates have no HMAC
 /// type of their own, so "ours" here is `hmac` 0.12's `Hmac` over our
 /// `sha256::compat::Sha256` (what our README tells `hmac` users to write),
-/// beside `Hmac<Sha256>` over the `sha2` drop-in and over RustCrypto's
-/// `sha2` 0.10, and OpenSSL's one-shot `HMAC()`.
+/// beside `Hmac<Sha256>` over the `sha2` 0.10 drop-in and over RustCrypto's
+/// `sha2` 0.10 (`hmac` 0.12), over the `sha2` 0.11 drop-in and over
+/// RustCrypto's `sha2` 0.11 (`hmac` 0.13), and OpenSSL's one-shot `HMAC()`.
 pub static HMAC_SHA256: Algo = Algo {
     id: "hmac-sha256",
     name: "HMAC-SHA-256",
@@ -113,6 +131,10 @@ impl Peers {
                 state: built(cfg!(feature = "dropin"), "dropin/sha2-0.10 (sha2 0.10.9 API on our sha256/sha512)"),
             },
             Status {
+                family: DROPIN_011,
+                state: built(cfg!(feature = "dropin-0_11"), "dropin/sha2-0.11 (sha2 0.11.1 API on our sha256/sha512)"),
+            },
+            Status {
                 family: "ring",
                 state: built(cfg!(feature = "ring"), "ring 0.17 (SHA-1, SHA-256/384/512, SHA-512/256)"),
             },
@@ -146,6 +168,8 @@ impl Peers {
         subjects.extend(ring(algo));
         #[cfg(feature = "dropin")]
         subjects.extend(dropin(algo));
+        #[cfg(feature = "dropin-0_11")]
+        subjects.extend(dropin_0_11(algo));
         if MASKED {
             subjects.retain(|s| match masked_out(s.family, algo.id) {
                 Some(why) => {
@@ -186,7 +210,7 @@ fn masked_out(family: &str, algo: &str) -> Option<&'static str> {
              `--cfg sha2_256_backend=\"soft\"`, so it may use SHA-NI",
         ),
         // The drop-in detects our best backend, SHA-NI included.
-        DROPIN if sha_ni_algo => {
+        DROPIN | DROPIN_011 if sha_ni_algo => {
             Some("left out of the SHA-NI-masked run: the drop-in picks SHA-NI when the CPU has it")
         }
         // ring's SHA-1 is portable Rust; its SHA-256 picks SHA-NI by CPUID.
@@ -252,6 +276,8 @@ fn rustcrypto_0_10(algo: &'static Algo) -> Option<Subject> {
 #[cfg(feature = "rustcrypto-new")]
 fn rustcrypto_new(algo: &'static Algo) -> Option<Subject> {
     Some(match algo.id {
+        #[cfg(feature = "dropin-0_11")]
+        "hmac-sha256" => hmac013_subject!(algo, RC_NEW, sha2_new::Sha256),
         "md5" => rc_fixed!(algo, RC_NEW, md5_new::Md5),
         "sha1" => rc_fixed!(algo, RC_NEW, sha1_new::Sha1),
         "sha224" => rc_fixed!(algo, RC_NEW, sha2_new::Sha224),
@@ -281,6 +307,20 @@ fn dropin(algo: &'static Algo) -> Option<Subject> {
         "sha512" => rc_fixed!(algo, DROPIN, sha2_dropin::Sha512),
         "sha512-224" => rc_fixed!(algo, DROPIN, sha2_dropin::Sha512_224),
         "sha512-256" => rc_fixed!(algo, DROPIN, sha2_dropin::Sha512_256),
+        _ => return None,
+    })
+}
+
+#[cfg(feature = "dropin-0_11")]
+fn dropin_0_11(algo: &'static Algo) -> Option<Subject> {
+    Some(match algo.id {
+        "sha224" => rc_fixed!(algo, DROPIN_011, sha2_dropin_0_11::Sha224),
+        "sha256" => rc_fixed!(algo, DROPIN_011, sha2_dropin_0_11::Sha256),
+        "hmac-sha256" => hmac013_subject!(algo, DROPIN_011, sha2_dropin_0_11::Sha256),
+        "sha384" => rc_fixed!(algo, DROPIN_011, sha2_dropin_0_11::Sha384),
+        "sha512" => rc_fixed!(algo, DROPIN_011, sha2_dropin_0_11::Sha512),
+        "sha512-224" => rc_fixed!(algo, DROPIN_011, sha2_dropin_0_11::Sha512_224),
+        "sha512-256" => rc_fixed!(algo, DROPIN_011, sha2_dropin_0_11::Sha512_256),
         _ => return None,
     })
 }

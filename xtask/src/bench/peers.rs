@@ -20,6 +20,7 @@ const PARTS: &[(&str, &str, &str)] = &[
     ("rustcrypto-new", "RustCrypto newest line", "rustcrypto-latest"),
     ("ring", "ring", "ring"),
     ("dropin", "our sha2 drop-in (dropin/sha2-0.10)", "ours-via-sha2-dropin"),
+    ("dropin-0_11", "our sha2 0.11 drop-in (dropin/sha2-0.11)", "ours-via-sha2-0.11-dropin"),
     ("openssl", "OpenSSL loader (libloading)", "openssl"),
     ("merkle", "our Merkle trees (hash-core, sha256)", ""),
     ("hashtree", "hashtree-rs (prysm's hashtree, built with make and cc)", "hashtree-rs"),

@@ -29,6 +29,9 @@ const RC_FAMILIES: [&str; 2] = ["rustcrypto-0.10", "rustcrypto-latest"];
 /// on our backends: issue 28 asks it to be at least RustCrypto's speed at
 /// every size and within 3% of ours from 1 KiB up.
 const DROPIN: &str = "ours-via-sha2-dropin";
+/// Ours through the `sha2` 0.11 drop-in (`dropin/sha2-0.11`), with the
+/// same aim.
+const DROPIN_011: &str = "ours-via-sha2-0.11-dropin";
 
 /// The measurements of one algorithm.
 struct Table<'a> {
@@ -329,9 +332,11 @@ fn per_algorithm(w: &mut String, r: &Results, id: &str, name: &str, plots: &[Str
     if id == "hmac-sha256" {
         let _ = writeln!(
             w,
-            "`hmac` 0.12's `Hmac<Sha256>`, one-shot with a 32-byte key (`new_from_slice`, `update`, `finalize` per \
-             message): \"ours\" is `Hmac<sha256::compat::Sha256>`, {DROPIN} is `Hmac<sha2::Sha256>` over the \
-             drop-in, rustcrypto-0.10 over RustCrypto's `sha2` 0.10; OpenSSL is its one-shot `HMAC()`.\n"
+            "`Hmac<Sha256>`, one-shot with a 32-byte key (`new_from_slice`, `update`, `finalize` per message): \
+             \"ours\" is `hmac` 0.12's `Hmac<sha256::compat::Sha256>`; {DROPIN} is `hmac` 0.12 over the `sha2` 0.10 \
+             drop-in and rustcrypto-0.10 `hmac` 0.12 over RustCrypto's `sha2` 0.10; {DROPIN_011} is `hmac` 0.13 \
+             over the `sha2` 0.11 drop-in and rustcrypto-latest `hmac` 0.13 over RustCrypto's `sha2` 0.11; OpenSSL \
+             is its one-shot `HMAC()`.\n"
         );
     }
     let plot = format!("{id}.svg");
@@ -412,24 +417,39 @@ fn per_algorithm(w: &mut String, r: &Results, id: &str, name: &str, plots: &[Str
     }
 }
 
-/// The drop-in against the best RustCrypto line and against ours, where the
-/// table has it (SHA-2 and HMAC-SHA-256): drop-in ÷ peer.
+/// Each drop-in (the `sha2` 0.10 and 0.11 lines) against RustCrypto and
+/// against ours, where the table has it (SHA-2 and HMAC-SHA-256): drop-in ÷
+/// peer. In the SHA-2 tables the peer is the faster RustCrypto line; in the
+/// HMAC table, where each line has its own `hmac` (0.12, 0.13), it is
+/// RustCrypto's `sha2` under the same `hmac`, since swapping `sha2` under a
+/// dependent cannot change which `hmac` it uses.
 fn dropin_rows(w: &mut String, r: &Results, t: &Table<'_>, ours: &str) {
-    if !t.labels.iter().any(|l| l == DROPIN) {
+    let dropins: Vec<(&str, &str)> = [(DROPIN, RC_FAMILIES[0]), (DROPIN_011, RC_FAMILIES[1])]
+        .into_iter()
+        .filter(|(d, _)| t.labels.iter().any(|l| l == d))
+        .collect();
+    if dropins.is_empty() {
         return;
     }
+    let hmac = t.singles.first().is_some_and(|s| s.algo == "hmac-sha256");
     let head: String = t.sizes.iter().map(|s| format!(" {} |", size_label(*s))).collect();
-    let _ = writeln!(w, "| {DROPIN} against |{head} verdict |");
-    let _ = writeln!(w, "|---|{}---|", "---:|".repeat(t.sizes.len()));
-    for p in ["best-rustcrypto", ours] {
-        let ratios = t.ratios_of(DROPIN, p);
-        if !ratios.is_empty() {
-            let _ = writeln!(w, "| {} |{} {} |", peer_name(r, p), ratio_cells(&ratios, &t.sizes), verdict(&ratios));
+    for (i, (dropin, line)) in dropins.iter().enumerate() {
+        if i > 0 {
+            let _ = writeln!(w);
+        }
+        let _ = writeln!(w, "| {dropin} against |{head} verdict |");
+        let _ = writeln!(w, "|---|{}---|", "---:|".repeat(t.sizes.len()));
+        for p in [if hmac { line } else { "best-rustcrypto" }, ours] {
+            let ratios = t.ratios_of(dropin, p);
+            if !ratios.is_empty() {
+                let _ = writeln!(w, "| {} |{} {} |", peer_name(r, p), ratio_cells(&ratios, &t.sizes), verdict(&ratios));
+            }
         }
     }
     let _ = writeln!(
         w,
-        "\n(The drop-in's aim: at least RustCrypto's speed at every size, level with ours from 1 KiB up.)\n"
+        "\n(The drop-in's aim: at least RustCrypto's speed at every size, level with ours from 1 KiB up.{})\n",
+        if hmac { " Each drop-in is set against RustCrypto's `sha2` under the same `hmac` release." } else { "" }
     );
 }
 
@@ -722,10 +742,32 @@ mod tests {
         let mut w = String::new();
         dropin_rows(&mut w, &r, &Table::new(&r, "hmac-sha256"), "ours sha-ni");
         assert!(w.contains(&format!("| {DROPIN} against | 1 KiB | verdict |")), "{w}");
-        assert!(w.contains("| best RustCrypto | 2.40x | ahead |"), "{w}");
+        assert!(w.contains("| rustcrypto-0.10 | 2.40x | ahead |"), "{w}");
         assert!(w.contains("| ours sha-ni | 0.80x | behind (0.80x) |"), "{w}");
+        assert!(!w.contains(DROPIN_011), "{w}");
+        // The 0.11 drop-in gets a table of its own, after the 0.10 one; in
+        // the HMAC table each drop-in is set against its own line (its
+        // `hmac` release), in the SHA-2 tables against the faster line.
+        r.singles.push(single("hmac-sha256", "rustcrypto-latest", "", false, 1024, 200.0));
+        r.singles.push(single("hmac-sha256", DROPIN_011, "", false, 1024, 250.0));
+        let mut w = String::new();
+        dropin_rows(&mut w, &r, &Table::new(&r, "hmac-sha256"), "ours sha-ni");
+        let (old, new) = w.split_once(&format!("| {DROPIN_011} against | 1 KiB | verdict |")).expect(&w);
+        assert!(old.contains("| rustcrypto-0.10 | 2.40x | ahead |"), "{w}");
+        assert!(new.contains("| rustcrypto-latest | 0.80x | behind (0.80x) |"), "{w}");
+        assert!(new.contains("| ours sha-ni | 0.40x | behind (0.40x) |"), "{w}");
+        assert_eq!(w.matches("The drop-in's aim").count(), 1, "{w}");
+        assert!(w.contains("under the same `hmac` release"), "{w}");
+        let sha: Vec<Single> = r.singles.iter().map(|s| Single { algo: "sha256".into(), ..s.clone() }).collect();
+        let r2 = Results { singles: sha, ..Results::default() };
+        let mut w = String::new();
+        dropin_rows(&mut w, &r2, &Table::new(&r2, "sha256"), "ours sha-ni");
+        let (old, new) = w.split_once(&format!("| {DROPIN_011} against | 1 KiB | verdict |")).expect(&w);
+        assert!(old.contains("| best RustCrypto | 1.60x | ahead |"), "{w}");
+        assert!(new.contains("| best RustCrypto | 0.80x | behind (0.80x) |"), "{w}");
+        assert!(!w.contains("under the same `hmac` release"), "{w}");
         // No drop-in in the table: no rows.
-        r.singles.pop();
+        r.singles.retain(|s| s.family != DROPIN && s.family != DROPIN_011);
         let mut w = String::new();
         dropin_rows(&mut w, &r, &Table::new(&r, "hmac-sha256"), "ours sha-ni");
         assert_eq!(w, "");
