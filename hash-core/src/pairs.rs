@@ -8,8 +8,10 @@
 //!   (`0x01 || left || right`).
 //!
 //! Both go through [`FixedAlgorithm::hash_pairs`] and
-//! [`FixedAlgorithm::hash_prefixed_many`], whose defaults (here) gather the
-//! messages into stack buffers and hash them with the algorithm's batch
+//! [`FixedAlgorithm::hash_prefixed_many`], whose defaults
+//! ([`hash_pairs_gathered`](crate::hash_pairs_gathered) and
+//! [`hash_prefixed_gathered`](crate::hash_prefixed_gathered), beside the
+//! trait in `fixed.rs`) gather the messages into stack buffers and hash them with the algorithm's batch
 //! engine ([`FixedAlgorithm::digest_many`]); an algorithm crate may override
 //! them with engines specialised for the fixed length.
 
