@@ -223,34 +223,30 @@ pub mod x86 {
 #[cfg(target_arch = "x86_64")]
 #[macro_export]
 macro_rules! sha2_sigmas_avx512 {
-    ($w:ident, $features:literal, [$($s0:literal),+] [$($s1:literal),+] [$($b0:literal),+] [$($b1:literal),+]) => {
-        $crate::sha2_sigmas_avx512!(@fn $w $features small_sigma0 shr $($s0)+);
-        $crate::sha2_sigmas_avx512!(@fn $w $features small_sigma1 shr $($s1)+);
-        $crate::sha2_sigmas_avx512!(@fn $w $features big_sigma0 ror $($b0)+);
-        $crate::sha2_sigmas_avx512!(@fn $w $features big_sigma1 ror $($b1)+);
+    (epi32, $features:literal, $($counts:tt)+) => {
+        $crate::sha2_sigmas_avx512!(@all $features
+            [_mm512_ternarylogic_epi32 _mm512_ror_epi32 _mm512_srli_epi32] $($counts)+);
     };
-    (@fn epi32 $features:literal $name:ident $last:ident $a:literal $b:literal $c:literal) => {
+    (epi64, $features:literal, $($counts:tt)+) => {
+        $crate::sha2_sigmas_avx512!(@all $features
+            [_mm512_ternarylogic_epi64 _mm512_ror_epi64 _mm512_srli_epi64] $($counts)+);
+    };
+    (@all $features:literal [$t:ident $r:ident $s:ident]
+        [$($s0:literal),+] [$($s1:literal),+] [$($b0:literal),+] [$($b1:literal),+]
+    ) => {
+        $crate::sha2_sigmas_avx512!(@fn $features $t $r small_sigma0 $s $($s0)+);
+        $crate::sha2_sigmas_avx512!(@fn $features $t $r small_sigma1 $s $($s1)+);
+        $crate::sha2_sigmas_avx512!(@fn $features $t $r big_sigma0 $r $($b0)+);
+        $crate::sha2_sigmas_avx512!(@fn $features $t $r big_sigma1 $r $($b1)+);
+    };
+    (@fn $features:literal $t:ident $r:ident $name:ident $last:ident $a:literal $b:literal $c:literal) => {
         #[inline]
         #[target_feature(enable = $features)]
         fn $name(x: ::core::arch::x86_64::__m512i) -> ::core::arch::x86_64::__m512i {
-            use ::core::arch::x86_64::{_mm512_ror_epi32, _mm512_ternarylogic_epi32};
-            let last = $crate::sha2_sigmas_avx512!(@last epi32 $last $c x);
-            _mm512_ternarylogic_epi32::<0x96>(_mm512_ror_epi32::<$a>(x), _mm512_ror_epi32::<$b>(x), last)
+            use ::core::arch::x86_64 as x86;
+            x86::$t::<0x96>(x86::$r::<$a>(x), x86::$r::<$b>(x), x86::$last::<$c>(x))
         }
     };
-    (@fn epi64 $features:literal $name:ident $last:ident $a:literal $b:literal $c:literal) => {
-        #[inline]
-        #[target_feature(enable = $features)]
-        fn $name(x: ::core::arch::x86_64::__m512i) -> ::core::arch::x86_64::__m512i {
-            use ::core::arch::x86_64::{_mm512_ror_epi64, _mm512_ternarylogic_epi64};
-            let last = $crate::sha2_sigmas_avx512!(@last epi64 $last $c x);
-            _mm512_ternarylogic_epi64::<0x96>(_mm512_ror_epi64::<$a>(x), _mm512_ror_epi64::<$b>(x), last)
-        }
-    };
-    (@last epi32 shr $c:literal $x:ident) => { ::core::arch::x86_64::_mm512_srli_epi32::<$c>($x) };
-    (@last epi32 ror $c:literal $x:ident) => { ::core::arch::x86_64::_mm512_ror_epi32::<$c>($x) };
-    (@last epi64 shr $c:literal $x:ident) => { ::core::arch::x86_64::_mm512_srli_epi64::<$c>($x) };
-    (@last epi64 ror $c:literal $x:ident) => { ::core::arch::x86_64::_mm512_ror_epi64::<$c>($x) };
 }
 
 /// aarch64 helpers.
