@@ -28,6 +28,33 @@ pub fn opaque_u64(x: u64) -> u64 {
     x
 }
 
+/// [`FixedAlgorithm::compress_final`](crate::FixedAlgorithm::compress_final)
+/// for an algorithm whose x86 backends take the final block as
+/// [`x86::final_block`] writes it (`ROWS` rows of 16 bytes, `BYTES` in
+/// all): on x86-64, where `A::has_compress_final(backend)`, that block,
+/// compressed with `A::compress` (which checks `backend`); otherwise
+/// [`compress_final_buffered`](crate::compress_final_buffered).
+///
+/// # Panics
+/// If this CPU (or this build) does not support `backend`, or `tail` and
+/// the padding do not fit in one block.
+#[inline]
+pub fn compress_final_stored<A: crate::FixedAlgorithm, const ROWS: usize, const BYTES: usize>(
+    backend: A::Backend,
+    state: &mut A::State,
+    tail: &[u8],
+    total: u128,
+) {
+    #[cfg(target_arch = "x86_64")]
+    if A::has_compress_final(backend) {
+        // SAFETY: SSE2, which `final_block` enables, is part of x86-64.
+        let block = unsafe { x86::final_block::<ROWS, BYTES>(A::PADDING, tail, total) };
+        let block = crate::Block::<A::BlockSize>::from_slice(&block);
+        return A::compress(backend, state, core::slice::from_ref(block));
+    }
+    crate::compress_final_buffered::<A>(backend, state, tail, total);
+}
+
 /// x86-64 helpers.
 #[cfg(target_arch = "x86_64")]
 pub mod x86 {
@@ -182,6 +209,44 @@ pub mod x86 {
         }
         transpose_16x16_epi32(&rows!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15))
     }
+}
+
+/// Define SHA-2's `small_sigma0`, `small_sigma1`, `big_sigma0` and
+/// `big_sigma1` on every 32-bit (`epi32`: SHA-256, FIPS 180-4 (4.4) to
+/// (4.7)) or 64-bit (`epi64`: SHA-512, (4.10) to (4.13)) lane of a `zmm`
+/// register, each one `vpternlog` (three-way XOR) of two rotations and a
+/// shift (σ: `[rotr, rotr, shr]`) or three rotations (Σ:
+/// `[rotr, rotr, rotr]`), compiled with the target features `$features`
+/// (AVX-512F at least): `sha2_sigmas_avx512!(epi32, "avx512f", [σ0] [σ1]
+/// [Σ0] [Σ1])`. For the `hashes` crates' AVX-512 lane engines, which
+/// differ only in the lane width and the counts.
+#[cfg(target_arch = "x86_64")]
+#[macro_export]
+macro_rules! sha2_sigmas_avx512 {
+    (epi32, $features:literal, $($counts:tt)+) => {
+        $crate::sha2_sigmas_avx512!(@all $features
+            [_mm512_ternarylogic_epi32 _mm512_ror_epi32 _mm512_srli_epi32] $($counts)+);
+    };
+    (epi64, $features:literal, $($counts:tt)+) => {
+        $crate::sha2_sigmas_avx512!(@all $features
+            [_mm512_ternarylogic_epi64 _mm512_ror_epi64 _mm512_srli_epi64] $($counts)+);
+    };
+    (@all $features:literal [$t:ident $r:ident $s:ident]
+        [$($s0:literal),+] [$($s1:literal),+] [$($b0:literal),+] [$($b1:literal),+]
+    ) => {
+        $crate::sha2_sigmas_avx512!(@fn $features $t $r small_sigma0 $s $($s0)+);
+        $crate::sha2_sigmas_avx512!(@fn $features $t $r small_sigma1 $s $($s1)+);
+        $crate::sha2_sigmas_avx512!(@fn $features $t $r big_sigma0 $r $($b0)+);
+        $crate::sha2_sigmas_avx512!(@fn $features $t $r big_sigma1 $r $($b1)+);
+    };
+    (@fn $features:literal $t:ident $r:ident $name:ident $last:ident $a:literal $b:literal $c:literal) => {
+        #[inline]
+        #[target_feature(enable = $features)]
+        fn $name(x: ::core::arch::x86_64::__m512i) -> ::core::arch::x86_64::__m512i {
+            use ::core::arch::x86_64 as x86;
+            x86::$t::<0x96>(x86::$r::<$a>(x), x86::$r::<$b>(x), x86::$last::<$c>(x))
+        }
+    };
 }
 
 /// aarch64 helpers.

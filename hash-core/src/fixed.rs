@@ -6,9 +6,108 @@ use core::slice;
 use block_buffer::EagerBuffer;
 use generic_array::typenum::Unsigned;
 
+use generic_array::ArrayLength;
+
+use crate::algorithm::{Algorithm, Block, OutputBytes, check_backend, checked};
+use crate::backend::{BackendKind, UnsupportedBackend};
+use crate::checks::{check_batch, check_batch_of, check_pairs, check_prefixed, or_panic, type_name};
 use crate::copy::copy_short;
-use crate::padding::{length_field, pad, pad_tail};
-use crate::{Algorithm, BackendKind, Block, FixedAlgorithm, OutputBytes, UnsupportedBackend};
+use crate::padding::{Padding, length_field, pad, pad_tail};
+
+/// A hash with a fixed-size output.
+pub trait FixedAlgorithm: Algorithm {
+    /// The padding rule.
+    const PADDING: Padding;
+    /// The digest size as a type-level number (for `digest` interop).
+    type OutputSize: ArrayLength<u8> + 'static;
+    /// The digest, `[u8; OutputSize]`.
+    type Output: OutputBytes;
+    /// Write the digest from the final state (after padding).
+    fn output(state: &Self::State, out: &mut Self::Output);
+
+    /// Whether `backend` has a [`FixedAlgorithm::compress_final`] of its
+    /// own (the default: none).
+    #[inline(always)]
+    fn has_compress_final(backend: Self::Backend) -> bool {
+        let _ = backend;
+        false
+    }
+
+    /// Whether the one-shot path hands a message's last whole block to
+    /// `backend` in one call with the padding block, where the message ends
+    /// on a block boundary (the default: yes, which suits backends that
+    /// schedule two blocks at once, such as AVX2). With `false` that block
+    /// is compressed in place and the padding block alone, which saves the
+    /// copy where the backend's second entry is cheap (SHA-256 on SHA-NI:
+    /// a 64-byte message 1.24x faster on AMD Zen 3).
+    #[inline(always)]
+    fn gather_last_block(backend: Self::Backend) -> bool {
+        let _ = backend;
+        true
+    }
+
+    /// Compress into `state` the final padded block of a message of
+    /// `total` bytes whose last `tail.len()` bytes (after its whole blocks)
+    /// fit in one block with the padding, by a path of `backend`'s own
+    /// that builds the block in registers ([`padded_rows`](crate::padded_rows)) rather than in
+    /// a buffer, whose byte-wise stores its loads would wait for.
+    ///
+    /// Called by the one-shot functions and `finalize` where
+    /// [`FixedAlgorithm::has_compress_final`] says so, with a backend they
+    /// have checked. Like [`Algorithm::compress`] it is reachable from safe
+    /// code with any arguments: implementations check backend support
+    /// themselves (and panic without it), and [`padded_rows`](crate::padded_rows) checks the
+    /// length. The default pads in a buffer and calls
+    /// [`Algorithm::compress`] (for any `tail` shorter than a block).
+    #[inline]
+    fn compress_final(backend: Self::Backend, state: &mut Self::State, tail: &[u8], total: u128) {
+        compress_final_buffered::<Self>(backend, state, tail, total);
+    }
+
+    /// Hash each of `inputs` into the matching `outputs` slot.
+    ///
+    /// The default hashes the messages one by one; multi-buffer backends
+    /// override it. Like [`Algorithm::compress`], this is reachable from
+    /// safe code with any backend and any slices: implementations check
+    /// backend support, and call [`check_batch`] themselves or hand the
+    /// batch to a [`multi`](crate::multi) function, which does.
+    ///
+    /// # Panics
+    /// If `inputs.len() != outputs.len()`, or `backend` is not supported.
+    fn digest_many(backend: Self::Backend, inputs: &[&[u8]], outputs: &mut [Self::Output]) {
+        check_batch(inputs.len(), outputs.len());
+        for (input, output) in inputs.iter().zip(outputs.iter_mut()) {
+            *output = digest_with::<Self>(backend, input);
+        }
+    }
+
+    /// Hash each pair of adjacent nodes: `out[i] = H(nodes[2i] || nodes[2i + 1])`
+    /// (see [`Hasher::hash_pairs`]).
+    ///
+    /// The default gathers the pairs into a stack buffer and runs them on
+    /// [`FixedAlgorithm::digest_many`] ([`hash_pairs_gathered`]); crates
+    /// override it with engines specialised for the fixed length. Like
+    /// [`FixedAlgorithm::digest_many`] this is reachable from safe code
+    /// with any backend and any slices: implementations check both.
+    ///
+    /// # Panics
+    /// If `nodes.len() != 2 * out.len()`, or `backend` is not supported.
+    fn hash_pairs(backend: Self::Backend, nodes: &[Self::Output], out: &mut [Self::Output]) {
+        hash_pairs_gathered::<Self>(backend, nodes, out);
+    }
+
+    /// Hash `prefix` followed by each body: `out[i] = H(prefix || bodies[i])`
+    /// (see [`Hasher::hash_prefixed_many`]).
+    ///
+    /// The default is [`hash_prefixed_gathered`]; the same contract as
+    /// [`FixedAlgorithm::hash_pairs`] applies to overrides.
+    ///
+    /// # Panics
+    /// If `bodies.len() != out.len()`, or `backend` is not supported.
+    fn hash_prefixed_many(backend: Self::Backend, prefix: &[u8], bodies: &[&[u8]], out: &mut [Self::Output]) {
+        hash_prefixed_gathered::<Self>(backend, prefix, bodies, out);
+    }
+}
 
 /// The compression side of a [`Hasher`]: chaining state, the number of
 /// blocks compressed so far, and the backend that compresses them.
@@ -119,7 +218,7 @@ impl<A: FixedAlgorithm> Hasher<A> {
     pub fn with_backend(backend: A::Backend) -> Self {
         match Self::try_with_backend(backend) {
             Ok(h) => h,
-            Err(e) => panic!("{}::with_backend: {}", crate::type_name::<A>(), e.without_type()),
+            Err(e) => panic!("{}::with_backend: {}", type_name::<A>(), e.without_type()),
         }
     }
 
@@ -127,7 +226,7 @@ impl<A: FixedAlgorithm> Hasher<A> {
     /// support it; the error names this type (`Sha256: the ...`).
     #[inline]
     pub fn try_with_backend(backend: A::Backend) -> Result<Self, UnsupportedBackend> {
-        Ok(Self::from_core(Core::new_unchecked(crate::check_backend::<A>(backend)?)))
+        Ok(Self::from_core(Core::new_unchecked(check_backend::<A>(backend)?)))
     }
 
     /// A hasher on `backend`, which the caller has checked.
@@ -205,7 +304,7 @@ impl<A: FixedAlgorithm> Hasher<A> {
     #[inline]
     #[track_caller]
     pub fn digest_many(inputs: &[&[u8]], outputs: &mut [A::Output]) {
-        crate::check_batch_of::<A>("digest_many", inputs.len(), outputs.len());
+        check_batch_of::<A>("digest_many", inputs.len(), outputs.len());
         many::<A>(A::Backend::detect(), inputs, outputs);
     }
 
@@ -217,7 +316,7 @@ impl<A: FixedAlgorithm> Hasher<A> {
     #[inline]
     #[track_caller]
     pub fn digest_many_with_backend(backend: A::Backend, inputs: &[&[u8]], outputs: &mut [A::Output]) {
-        crate::check_batch_of::<A>("digest_many_with_backend", inputs.len(), outputs.len());
+        check_batch_of::<A>("digest_many_with_backend", inputs.len(), outputs.len());
         many::<A>(checked::<A>("digest_many_with_backend", backend), inputs, outputs);
     }
 }
@@ -231,17 +330,6 @@ pub(crate) fn many<A: FixedAlgorithm>(backend: A::Backend, inputs: &[&[u8]], out
         *output = digest_with::<A>(backend, input);
     } else {
         A::digest_many(backend, inputs, outputs);
-    }
-}
-
-/// `backend`, or a panic naming the type and the `function` the caller
-/// called (`Sha3_256::digest_with_backend: ...`) and what the CPU lacks.
-#[inline]
-#[track_caller]
-pub(crate) fn checked<A: Algorithm>(function: &str, backend: A::Backend) -> A::Backend {
-    match backend.check() {
-        Ok(b) => b,
-        Err(e) => panic!("{}::{function}: {e}", crate::type_name::<A>()),
     }
 }
 
@@ -346,5 +434,104 @@ impl<A: FixedAlgorithm> std::io::Write for Hasher<A> {
     #[inline]
     fn flush(&mut self) -> std::io::Result<()> {
         Ok(())
+    }
+}
+
+/// Bytes of stack used to gather one batch of pairs or prefixed messages.
+const GATHER: usize = 4096;
+/// Messages in one gathered batch at most (the widest engine has 64 lanes).
+const MAX_BATCH: usize = 64;
+
+/// Panic as [`Hasher::hash_pairs`] does (naming the type) unless
+/// `nodes == 2 * outputs`: for an algorithm's own
+/// [`FixedAlgorithm::hash_pairs`] engine, which safe code can call with any
+/// lengths.
+#[track_caller]
+pub fn assert_pairs<A: FixedAlgorithm>(nodes: usize, outputs: usize) {
+    or_panic::<A, _>("hash_pairs", check_pairs(nodes, outputs));
+}
+
+/// [`FixedAlgorithm::hash_pairs`]'s default: copy as many pairs as fit in a
+/// stack buffer side by side and hash them as one batch on the algorithm's
+/// engine. `backend` is checked here (the trait method is reachable from
+/// safe code with any backend).
+///
+/// # Panics
+/// If `nodes.len() != 2 * out.len()`, or `backend` is not supported.
+pub fn hash_pairs_gathered<A: FixedAlgorithm>(backend: A::Backend, nodes: &[A::Output], out: &mut [A::Output]) {
+    assert_pairs::<A>(nodes.len(), out.len());
+    let backend = checked::<A>("hash_pairs", backend);
+    let n = A::Output::zeroed().as_ref().len();
+    let per_batch = (GATHER / (2 * n)).clamp(1, MAX_BATCH);
+    let mut buf = [0u8; GATHER];
+    for (pairs, outs) in nodes.chunks(2 * per_batch).zip(out.chunks_mut(per_batch)) {
+        for (dst, pair) in buf.chunks_exact_mut(2 * n).zip(pairs.chunks_exact(2)) {
+            dst[..n].copy_from_slice(pair[0].as_ref());
+            dst[n..].copy_from_slice(pair[1].as_ref());
+        }
+        let mut refs: [&[u8]; MAX_BATCH] = [&[]; MAX_BATCH];
+        for (r, msg) in refs.iter_mut().zip(buf.chunks_exact(2 * n)).take(outs.len()) {
+            *r = msg;
+        }
+        many::<A>(backend, &refs[..outs.len()], outs);
+    }
+}
+
+/// [`FixedAlgorithm::hash_prefixed_many`]'s default: with an empty prefix,
+/// the batch as it is; otherwise consecutive messages whose joined length
+/// fits are gathered (prefix and body side by side) into a stack buffer and
+/// hashed as one batch, and a message too long for the buffer is hashed on
+/// its own, streaming the prefix and then the body (no copy). `backend` is
+/// checked here.
+///
+/// # Panics
+/// If `bodies.len() != out.len()`, or `backend` is not supported.
+pub fn hash_prefixed_gathered<A: FixedAlgorithm>(
+    backend: A::Backend,
+    prefix: &[u8],
+    bodies: &[&[u8]],
+    out: &mut [A::Output],
+) {
+    or_panic::<A, _>("hash_prefixed_many", check_prefixed(bodies.len(), out.len()));
+    let backend = checked::<A>("hash_prefixed_many", backend);
+    if prefix.is_empty() {
+        many::<A>(backend, bodies, out);
+        return;
+    }
+    let mut buf = [0u8; GATHER];
+    let mut i = 0;
+    while i < bodies.len() {
+        // Gather bodies[i..j] into `buf`.
+        let mut used = 0;
+        let mut ends = [0usize; MAX_BATCH];
+        let mut j = i;
+        while j < bodies.len() && j - i < MAX_BATCH {
+            let len = prefix.len().saturating_add(bodies[j].len());
+            if len > GATHER - used {
+                break;
+            }
+            buf[used..used + prefix.len()].copy_from_slice(prefix);
+            buf[used + prefix.len()..used + len].copy_from_slice(bodies[j]);
+            used += len;
+            ends[j - i] = used;
+            j += 1;
+        }
+        if j == i {
+            // Too long to gather: stream it.
+            let mut h = Hasher::<A>::from_checked(backend);
+            h.update(prefix);
+            h.update(bodies[i]);
+            out[i] = h.finalize();
+            i += 1;
+            continue;
+        }
+        let mut refs: [&[u8]; MAX_BATCH] = [&[]; MAX_BATCH];
+        let mut start = 0;
+        for (r, &end) in refs.iter_mut().zip(&ends[..j - i]) {
+            *r = &buf[start..end];
+            start = end;
+        }
+        many::<A>(backend, &refs[..j - i], &mut out[i..j]);
+        i = j;
     }
 }

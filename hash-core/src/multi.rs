@@ -421,7 +421,7 @@ fn on_lanes<A: FixedAlgorithm, const N: usize>(
 #[track_caller]
 pub fn digest_one_by_one<A: FixedAlgorithm>(backend: A::Backend, inputs: &[&[u8]], outputs: &mut [A::Output]) {
     crate::check_batch(inputs.len(), outputs.len());
-    one_by_one::<A>(crate::fixed::checked::<A>("digest_one_by_one", backend), inputs, outputs);
+    one_by_one::<A>(crate::algorithm::checked::<A>("digest_one_by_one", backend), inputs, outputs);
 }
 
 /// [`digest_one_by_one`] for a backend and slices the caller has checked.

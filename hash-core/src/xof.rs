@@ -5,9 +5,33 @@ use core::fmt;
 use block_buffer::EagerBuffer;
 use generic_array::typenum::Unsigned;
 
-use crate::fixed::checked;
-use crate::padding::pad;
-use crate::{BackendKind, Block, Padding, UnsupportedBackend, XofAlgorithm};
+use crate::algorithm::{Algorithm, Block, check_backend, checked};
+use crate::backend::{BackendKind, UnsupportedBackend};
+use crate::checks::{check_batch, check_batch_of, type_name};
+use crate::padding::{Padding, pad};
+
+/// An extendable-output function over the 1600-bit Keccak state.
+pub trait XofAlgorithm: Algorithm<State = [u64; 25]> {
+    /// The domain byte of the padding (`0x1f` for SHAKE).
+    const DOMAIN: u8;
+    /// Apply Keccak-p\[1600, 24\] (FIPS 202 §3.3) once.
+    fn permute(backend: Self::Backend, state: &mut [u64; 25]);
+
+    /// Absorb each of `inputs` and squeeze the matching `outputs` slot full.
+    ///
+    /// The default works message by message; multi-buffer backends override
+    /// it, checking backend support and calling [`check_batch`] themselves
+    /// (or handing the batch to a [`multi`](crate::multi) function, which does).
+    ///
+    /// # Panics
+    /// If `inputs.len() != outputs.len()`, or `backend` is not supported.
+    fn digest_xof_many(backend: Self::Backend, inputs: &[&[u8]], outputs: &mut [&mut [u8]]) {
+        check_batch(inputs.len(), outputs.len());
+        for (input, output) in inputs.iter().zip(outputs.iter_mut()) {
+            digest_xof_with::<Self>(backend, input, output);
+        }
+    }
+}
 
 /// A streaming extendable-output function: `Shake128` and `Shake256` are
 /// aliases of this type.
@@ -39,7 +63,7 @@ impl<A: XofAlgorithm> Xof<A> {
     pub fn with_backend(backend: A::Backend) -> Self {
         match Self::try_with_backend(backend) {
             Ok(x) => x,
-            Err(e) => panic!("{}::with_backend: {}", crate::type_name::<A>(), e.without_type()),
+            Err(e) => panic!("{}::with_backend: {}", type_name::<A>(), e.without_type()),
         }
     }
 
@@ -47,7 +71,7 @@ impl<A: XofAlgorithm> Xof<A> {
     /// support it; the error names this type (`Shake128: the ...`).
     #[inline]
     pub fn try_with_backend(backend: A::Backend) -> Result<Self, UnsupportedBackend> {
-        Ok(Self::new_unchecked(crate::check_backend::<A>(backend)?))
+        Ok(Self::new_unchecked(check_backend::<A>(backend)?))
     }
 
     /// The backend this XOF permutes with.
@@ -112,7 +136,7 @@ impl<A: XofAlgorithm> Xof<A> {
     #[inline]
     #[track_caller]
     pub fn digest_xof_many(inputs: &[&[u8]], outputs: &mut [&mut [u8]]) {
-        crate::check_batch_of::<A>("digest_xof_many", inputs.len(), outputs.len());
+        check_batch_of::<A>("digest_xof_many", inputs.len(), outputs.len());
         Self::xof_many_unchecked(A::Backend::detect(), inputs, outputs);
     }
 
@@ -124,7 +148,7 @@ impl<A: XofAlgorithm> Xof<A> {
     #[inline]
     #[track_caller]
     pub fn digest_xof_many_with_backend(backend: A::Backend, inputs: &[&[u8]], outputs: &mut [&mut [u8]]) {
-        crate::check_batch_of::<A>("digest_xof_many_with_backend", inputs.len(), outputs.len());
+        check_batch_of::<A>("digest_xof_many_with_backend", inputs.len(), outputs.len());
         Self::xof_many_unchecked(checked::<A>("digest_xof_many_with_backend", backend), inputs, outputs);
     }
 

@@ -117,7 +117,7 @@ pub mod algorithm {
 
         #[inline]
         fn compress_final(backend: Backend, state: &mut [u32; 5], tail: &[u8], total: u128) {
-            backend::compress_final(backend, state, tail, total);
+            hash_core::arch::compress_final_stored::<Self, 4, 64>(backend, state, tail, total);
         }
 
         /// Several messages at once on the backend's batch engine (see the

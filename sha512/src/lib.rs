@@ -161,7 +161,7 @@ pub mod algorithm {
 
                 #[inline]
                 fn compress_final(backend: Backend, state: &mut [u64; 8], tail: &[u8], total: u128) {
-                    backend::compress_final::<Self>(backend, state, tail, total);
+                    hash_core::arch::compress_final_stored::<Self, 8, 128>(backend, state, tail, total);
                 }
 
                 #[inline]

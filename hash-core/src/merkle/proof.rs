@@ -63,7 +63,7 @@ pub fn inclusion_proof_with_backend<H: TreeHash>(
     index: u64,
     out: &mut [Node<H>],
 ) -> Result<usize, MerkleError> {
-    let backend = crate::check_backend::<H::Algorithm>(backend)?;
+    let backend = crate::algorithm::check_backend::<H::Algorithm>(backend)?;
     let len = inclusion_proof_len(index, leaves.len() as u64)?;
     if out.len() < len {
         return Err(MerkleError::BufferTooSmall { needed: len, got: out.len() });
@@ -100,7 +100,7 @@ pub fn consistency_proof_with_backend<H: TreeHash>(
     first: u64,
     out: &mut [Node<H>],
 ) -> Result<usize, MerkleError> {
-    let backend = crate::check_backend::<H::Algorithm>(backend)?;
+    let backend = crate::algorithm::check_backend::<H::Algorithm>(backend)?;
     let len = consistency_proof_len(first, leaves.len() as u64)?;
     if out.len() < len {
         return Err(MerkleError::BufferTooSmall { needed: len, got: out.len() });
@@ -154,7 +154,7 @@ pub fn verify_inclusion_with_backend<H: TreeHash>(
     proof: &[Node<H>],
     root: &Node<H>,
 ) -> Result<(), MerkleError> {
-    let backend = crate::check_backend::<H::Algorithm>(backend)?;
+    let backend = crate::algorithm::check_backend::<H::Algorithm>(backend)?;
     let expected = inclusion_proof_len(index, size)?;
     if proof.len() != expected {
         return Err(MerkleError::ProofLength { expected, got: proof.len() });
@@ -205,7 +205,7 @@ pub fn verify_consistency_with_backend<H: TreeHash>(
     second_root: &Node<H>,
     proof: &[Node<H>],
 ) -> Result<(), MerkleError> {
-    let backend = crate::check_backend::<H::Algorithm>(backend)?;
+    let backend = crate::algorithm::check_backend::<H::Algorithm>(backend)?;
     let expected = consistency_proof_len(first, second)?;
     if proof.len() != expected {
         return Err(MerkleError::ProofLength { expected, got: proof.len() });

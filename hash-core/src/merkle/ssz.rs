@@ -26,7 +26,7 @@ pub fn ssz_root_with_backend<H: TreeHash>(
     chunks: &[Node<H>],
     limit: Option<u64>,
 ) -> Result<Node<H>, MerkleError> {
-    let backend = crate::check_backend::<H::Algorithm>(backend)?;
+    let backend = crate::algorithm::check_backend::<H::Algorithm>(backend)?;
     let count = chunks.len() as u64;
     let width = match limit {
         Some(limit) if limit < count => return Err(MerkleError::TooManyLeaves { leaves: count, limit }),

@@ -48,7 +48,7 @@ impl<H: TreeHash> MerkleTree<H> {
     /// An empty tree hashed with exactly `backend`, or an error if this CPU
     /// cannot run it.
     pub fn with_backend(backend: BackendOf<H>) -> Result<Self, MerkleError> {
-        Ok(Self::from_checked(crate::check_backend::<H::Algorithm>(backend)?))
+        Ok(Self::from_checked(crate::algorithm::check_backend::<H::Algorithm>(backend)?))
     }
 
     fn from_checked(backend: BackendOf<H>) -> Self {

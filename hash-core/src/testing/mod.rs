@@ -126,7 +126,7 @@ pub fn check_forcing<A: FixedAlgorithm>() {
             let message = forced.err().map(|e| std::format!("{e}")).unwrap_or_default();
             assert!(message.contains(b.name()) && message.contains("not supported"), "{ctx}: {message:?}");
             // The error names the type called (`Sha256: the ...`).
-            let ty = crate::type_name::<A>();
+            let ty = crate::checks::type_name::<A>();
             assert!(message.starts_with(&std::format!("{ty}: the `")), "{ctx}: {message:?} names {ty}");
             assert!(raw.is_err(), "{ctx}: raw compress ran on a CPU without the backend's features");
             let one_shot = catch_unwind(AssertUnwindSafe(|| Hasher::<A>::digest_with_backend(b, b"abc")));

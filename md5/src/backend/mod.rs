@@ -9,17 +9,10 @@
 use hash_core::Block;
 use hash_core::typenum::U64;
 
-#[cfg(all(target_arch = "aarch64", target_endian = "little", feature = "aarch64"))]
-mod aarch64_asm;
-#[cfg(all(target_arch = "aarch64", target_endian = "little", feature = "aarch64", target_feature = "neon"))]
-mod aarch64_neon;
-mod portable;
+// The X86 row's two files, one per setting of the `asm` feature (the
+// table declares the others).
 #[cfg(all(target_arch = "x86_64", feature = "x86", feature = "asm"))]
 mod x86_asm;
-#[cfg(all(target_arch = "x86_64", feature = "avx2"))]
-mod x86_avx2;
-#[cfg(all(target_arch = "x86_64", feature = "avx512"))]
-mod x86_avx512;
 #[cfg(all(target_arch = "x86_64", feature = "x86", not(feature = "asm")))]
 mod x86_scalar;
 
@@ -30,6 +23,12 @@ use x86_scalar as x86_single;
 
 hash_core::backend_table! {
     at crate::backend, panics "MD5";
+    checks {
+        // NEON is enabled for the whole build on the standard aarch64
+        // targets: nothing to check at run time.
+        neon if (all(target_arch = "aarch64", target_endian = "little", feature = "aarch64", target_feature = "neon"))
+            cpu [always] in aarch64_neon;
+    }
     /// An MD5 compression backend.
     ///
     /// [`Backend::detect`] picks the best one for this CPU; every hasher's
@@ -45,7 +44,7 @@ hash_core::backend_table! {
         /// 1, 2 or 4 interleaved groups of 16 lanes depending on the batch size
         /// (two messages or fewer go through the scalar code).
         Avx512 = "avx512" if (all(target_arch = "x86_64", feature = "avx512"))
-            cpu [features "avx512f", "bmi1"] requires [x86 "avx512"];
+            cpu [features "avx512f", "bmi1"] requires [x86 "avx512"] in x86_avx512;
         /// AVX2 and BMI1 (x86-64, cargo feature `avx2`). One message is hashed
         /// with the [`Backend::X86`] scalar code (MD5 is one long dependency
         /// chain, which SIMD cannot shorten); `digest_many` hashes up to 32
@@ -53,7 +52,7 @@ hash_core::backend_table! {
         /// 4 interleaved groups of 8 lanes depending on the batch size (two
         /// messages or fewer go through the scalar code).
         Avx2 = "avx2" if (all(target_arch = "x86_64", feature = "avx2"))
-            cpu [features "avx2", "bmi1"] requires [x86 "avx2"];
+            cpu [features "avx2", "bmi1"] requires [x86 "avx2"] in x86_avx2;
         /// Scalar x86-64 with BMI1 (cargo feature `x86`), scheduled for a short
         /// critical path: inline assembly with the cargo feature `asm` (the
         /// default), else Rust. `digest_many` hashes the messages one after
@@ -68,16 +67,11 @@ hash_core::backend_table! {
         /// groups of 4 depending on the batch size (two messages or fewer go
         /// through the scalar code). Cargo feature `aarch64` (on by default).
         Aarch64 = "aarch64" if (all(target_arch = "aarch64", target_endian = "little", feature = "aarch64"))
-            cpu [always] requires ["little-endian aarch64" "aarch64"];
+            cpu [always] requires ["little-endian aarch64" "aarch64"]
+            in aarch64_asm;
         /// Safe, fully unrolled Rust; runs everywhere. `digest_many` hashes the
         /// messages one after another.
-        Portable = "portable" if (all()) cpu [always] requires [];
-    }
-    checks {
-        // NEON is enabled for the whole build on the standard aarch64
-        // targets: nothing to check at run time.
-        neon if (all(target_arch = "aarch64", target_endian = "little", feature = "aarch64", target_feature = "neon"))
-            cpu [always];
+        Portable = portable in portable;
     }
     batch_engine: crate::backend::batch_engine;
 }

@@ -6,18 +6,12 @@ use hash_core::{BackendKind, Block};
 
 use crate::algorithm::Sha1;
 
-#[cfg(all(target_arch = "aarch64", feature = "arm-sha"))]
-mod aarch64_sha;
-mod portable;
-#[cfg(all(target_arch = "x86_64", feature = "avx2"))]
-mod x86_avx2;
-#[cfg(all(target_arch = "x86_64", feature = "avx512"))]
-mod x86_avx512;
-#[cfg(all(target_arch = "x86_64", feature = "shani"))]
-mod x86_shani;
-
 hash_core::backend_table! {
     at crate::backend, panics "SHA-1";
+    checks {
+        // The 16-lane batch engine.
+        avx512 if (all(target_arch = "x86_64", feature = "avx512")) cpu [features "avx512f", "avx512bw"] in x86_avx512;
+    }
     /// A SHA-1 compression backend.
     ///
     /// [`Backend::detect`] picks the best one for this CPU; every hasher's
@@ -65,8 +59,7 @@ hash_core::backend_table! {
         /// streams interleaved, which keeps the SHA unit busy while each stream
         /// waits on its last round. Needs x86-64 with `sha`, `sse2`, `ssse3`,
         /// `sse4.1`, and the `shani` cargo feature (on by default).
-        ShaNi = "sha-ni" if (all(target_arch = "x86_64", feature = "shani"))
-            cpu [features "sha", "sse2", "ssse3", "sse4.1"] requires [x86 "shani"];
+        ShaNi = sha_ni in x86_shani;
         /// AVX2 and BMI. One message: the message schedule (W + K) computed
         /// with SIMD two blocks at a time ahead of the rounds, which run on
         /// scalar registers with `rorx` and `andn`. `digest_many`: eight
@@ -75,8 +68,7 @@ hash_core::backend_table! {
         /// lanes where the CPU has AVX-512 (see the table above). Needs x86-64
         /// with `avx2`, `bmi1`, `bmi2`, and the `avx2` cargo feature (on by
         /// default).
-        Avx2 = "avx2" if (all(target_arch = "x86_64", feature = "avx2"))
-            cpu [features "avx2", "bmi1", "bmi2"] requires [x86 "avx2"];
+        Avx2 = avx2 in x86_avx2;
         /// The ARMv8 SHA1 instructions (`sha1c`, `sha1p`, `sha1m`, `sha1h`,
         /// `sha1su0`, `sha1su1`: four rounds per instruction; every Apple
         /// M-series, AWS Graviton, Ampere, Cortex-A53 and later core with the
@@ -91,15 +83,10 @@ hash_core::backend_table! {
         // tests Linux HWCAP_SHA2 (macOS: always present). The Arm architecture
         // requires FEAT_SHA1 wherever FEAT_SHA256 is implemented
         // (ID_AA64ISAR0_EL1.SHA2 is nonzero only if .SHA1 is).
-        ArmSha = "arm-sha" if (all(target_arch = "aarch64", feature = "arm-sha"))
-            cpu [features "sha2"] requires ["aarch64 with sha2 (the SHA-1 and SHA-256 instructions)" "arm-sha"];
+        ArmSha = arm_sha "the SHA-1 and SHA-256 instructions" in aarch64_sha;
         /// Safe, fully unrolled Rust; runs everywhere. One message: scalar
         /// rounds. `digest_many`: the messages one after another.
-        Portable = "portable" if (all()) cpu [always] requires [];
-    }
-    checks {
-        // The 16-lane batch engine.
-        avx512 if (all(target_arch = "x86_64", feature = "avx512")) cpu [features "avx512f", "avx512bw"];
+        Portable = portable in portable;
     }
     choose: crate::backend::choose;
     batch_engine: crate::backend::batch_engine_name;
@@ -132,39 +119,18 @@ fn batch_engine_name(backend: Backend, messages: usize) -> &'static str {
 pub(crate) fn compress(backend: Backend, state: &mut [u32; 5], blocks: &[Block<U64>]) {
     backend_dispatch!(backend;
         ShaNiAvx512 => unsafe { x86_shani::compress_vl(state, blocks) },
-        ShaNi => unsafe { x86_shani::compress(state, blocks) },
-        Avx2 => unsafe { x86_avx2::compress(state, blocks) },
-        ArmSha => unsafe { aarch64_sha::compress(state, blocks) },
-        Portable => safe { portable::compress(state, blocks) },
+        ShaNi | Avx2 | ArmSha => unsafe_in_file { compress(state, blocks) },
+        Portable => safe_in_file { compress(state, blocks) },
     )
 }
 
-/// Whether `backend` builds the final padded block from registers (see
-/// `hash_core::FixedAlgorithm::compress_final`): the x86 backends do.
+/// Whether `backend` takes the final padded block as
+/// `hash_core::arch::x86::final_block` writes it (one 16-byte store per
+/// row; see `hash_core::arch::compress_final_stored`, which the algorithm's
+/// `compress_final` calls): the x86 backends do.
 #[inline(always)]
 pub(crate) fn has_compress_final(backend: Backend) -> bool {
     cfg!(target_arch = "x86_64") && matches!(backend, Backend::ShaNiAvx512 | Backend::ShaNi | Backend::Avx2)
-}
-
-/// Compress the final padded block of a `total`-byte message whose last
-/// `tail.len()` bytes fit in one block with the padding (FIPS 180-4
-/// §5.1.1). The x86 backends get the block as written by
-/// `hash_core::arch::x86::final_block` (one 16-byte store per row);
-/// the portable one pads in a buffer.
-///
-/// # Panics
-/// If this CPU (or this build) does not support `backend`, or `tail` and
-/// the padding do not fit in one block.
-#[inline]
-pub(crate) fn compress_final(backend: Backend, state: &mut [u32; 5], tail: &[u8], total: u128) {
-    #[cfg(target_arch = "x86_64")]
-    if has_compress_final(backend) {
-        // SAFETY: SSE2, which `final_block` enables, is part of x86-64.
-        let block: Block<U64> =
-            unsafe { hash_core::arch::x86::final_block::<4, 64>(hash_core::Padding::Be64, tail, total) }.into();
-        return compress(backend, state, core::slice::from_ref(&block));
-    }
-    hash_core::compress_final_buffered::<Sha1>(backend, state, tail, total);
 }
 
 /// A multi-buffer engine behind `digest_many`.

@@ -102,9 +102,12 @@ impl DcState {
 /// caller has checked this CPU supports (`Backend::check`,
 /// `Backend::detect`, or `is_supported` in `Algorithm::compress`).
 fn process(backend: Backend, st: &mut DcState, blocks: &[[u8; 64]]) {
+    // Exhaustive (no `_` arm): a new backend must say here which code
+    // runs detection for it.
+    let portable = |st: &mut DcState| process_with(st, blocks, detect::compress_block, detect::ubc_mask);
     match backend {
-        #[cfg(all(target_arch = "x86_64", feature = "shani"))]
         Backend::ShaNi | Backend::ShaNiAvx512 => {
+            #[cfg(all(target_arch = "x86_64", feature = "shani"))]
             if cpuid_avx2::get() {
                 // SAFETY: both backends need sha, sse2, ssse3 and sse4.1,
                 // which the caller checked; avx2 was checked just above.
@@ -114,14 +117,21 @@ fn process(backend: Backend, st: &mut DcState, blocks: &[[u8; 64]]) {
                 // which the caller checked.
                 unsafe { x86::process_shani(st, blocks) }
             }
+            #[cfg(not(all(target_arch = "x86_64", feature = "shani")))]
+            portable(st)
         }
-        #[cfg(all(target_arch = "x86_64", feature = "avx2"))]
-        // SAFETY: the `avx2` backend needs avx2, bmi1 and bmi2, which the
-        // caller checked.
-        Backend::Avx2 => unsafe { x86::process_avx2(st, blocks) },
-        // Portable, and the backends without code of their own here yet
-        // (arm-sha: portable detection).
-        _ => process_with(st, blocks, detect::compress_block, detect::ubc_mask),
+        Backend::Avx2 => {
+            // SAFETY: the `avx2` backend needs avx2, bmi1 and bmi2, which
+            // the caller checked.
+            #[cfg(all(target_arch = "x86_64", feature = "avx2"))]
+            unsafe {
+                x86::process_avx2(st, blocks)
+            }
+            #[cfg(not(all(target_arch = "x86_64", feature = "avx2")))]
+            portable(st)
+        }
+        // arm-sha has no detection code of its own here yet: portable.
+        Backend::ArmSha | Backend::Portable => portable(st),
     }
 }
 

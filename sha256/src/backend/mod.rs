@@ -10,18 +10,12 @@
 use hash_core::Block;
 use hash_core::typenum::U64;
 
-#[cfg(all(target_arch = "aarch64", feature = "arm-sha"))]
-mod aarch64_sha;
-mod portable;
-#[cfg(all(target_arch = "x86_64", feature = "avx2"))]
-mod x86_avx2;
-#[cfg(all(target_arch = "x86_64", feature = "avx512"))]
-mod x86_avx512;
-#[cfg(all(target_arch = "x86_64", feature = "shani"))]
-mod x86_shani;
-
 hash_core::backend_table! {
     at crate::backend, panics "sha256";
+    checks {
+        // The 16-lane batch engine.
+        avx512 if (all(target_arch = "x86_64", feature = "avx512")) cpu [features "avx512f", "avx512bw"] in x86_avx512;
+    }
     /// A SHA-256 compression backend.
     ///
     /// [`Backend::detect`] picks the best one for this CPU (SHA-NI, then AVX2,
@@ -51,8 +45,7 @@ hash_core::backend_table! {
         ///
         /// Needs x86-64 with `sha`, `sse2`, `ssse3`, `sse4.1` and the `shani`
         /// cargo feature (on by default).
-        ShaNi = "sha-ni" if (all(target_arch = "x86_64", feature = "shani"))
-            cpu [features "sha", "sse2", "ssse3", "sse4.1"] requires [x86 "shani"];
+        ShaNi = sha_ni in x86_shani;
         /// AVX2 and BMI2, for x86-64 CPUs without SHA-NI (Intel Haswell to
         /// Skylake-derived cores).
         ///
@@ -66,8 +59,7 @@ hash_core::backend_table! {
         ///
         /// Needs x86-64 with `avx2`, `bmi1`, `bmi2` and the `avx2` cargo feature
         /// (on by default).
-        Avx2 = "avx2" if (all(target_arch = "x86_64", feature = "avx2"))
-            cpu [features "avx2", "bmi1", "bmi2"] requires [x86 "avx2"];
+        Avx2 = avx2 in x86_avx2;
         /// The ARMv8 SHA-256 instructions (`sha256h`, `sha256h2`, `sha256su0`,
         /// `sha256su1`; FEAT_SHA256: every Apple M-series, AWS Graviton, Ampere,
         /// Cortex-A53 and later core that has the Cryptographic Extension).
@@ -85,15 +77,10 @@ hash_core::backend_table! {
         // `sha2` is FEAT_SHA256 (Linux HWCAP_SHA2, on macOS always present).
         // The Arm architecture requires FEAT_SHA1 wherever FEAT_SHA256 is
         // implemented (ID_AA64ISAR0_EL1.SHA2 is nonzero only if .SHA1 is).
-        ArmSha = "arm-sha" if (all(target_arch = "aarch64", feature = "arm-sha"))
-            cpu [features "sha2"] requires ["aarch64 with sha2 (the SHA-256 instructions)" "arm-sha"];
+        ArmSha = arm_sha "the SHA-256 instructions" in aarch64_sha;
         /// Safe, fully unrolled Rust; runs everywhere. `digest_many` hashes the
         /// messages one after another.
-        Portable = "portable" if (all()) cpu [always] requires [];
-    }
-    checks {
-        // The 16-lane batch engine.
-        avx512 if (all(target_arch = "x86_64", feature = "avx512")) cpu [features "avx512f", "avx512bw"];
+        Portable = portable in portable;
     }
     batch_engine: crate::backend::batch_engine;
 }
@@ -202,10 +189,8 @@ fn block_bytes(block: &Block<U64>) -> &[u8; 64] {
 #[inline]
 pub(crate) fn compress(backend: Backend, state: &mut [u32; 8], blocks: &[Block<U64>]) {
     backend_dispatch!(backend;
-        ShaNi => unsafe { x86_shani::compress(state, blocks) },
-        Avx2 => unsafe { x86_avx2::compress(state, blocks) },
-        ArmSha => unsafe { aarch64_sha::compress(state, blocks) },
-        Portable => safe { portable::compress(state, blocks) },
+        ShaNi | Avx2 | ArmSha => unsafe_in_file { compress(state, blocks) },
+        Portable => safe_in_file { compress(state, blocks) },
     )
 }
 
@@ -231,21 +216,12 @@ where
 {
     backend_dispatch!(backend;
         ShaNi => unsafe { x86_shani::compress_final(state, tail, total) },
-        Avx2 => safe { compress_final_x86(backend, state, tail, total) },
+        // The block as `hash_core::arch::x86::final_block` writes it (one
+        // 16-byte store per row, which the AVX2 code's 16-byte loads
+        // forward from).
+        Avx2 => safe { hash_core::arch::compress_final_stored::<A, 4, 64>(backend, state, tail, total) },
         ArmSha | Portable => safe { hash_core::compress_final_buffered::<A>(backend, state, tail, total) },
     )
-}
-
-/// The final block written by `hash_core::arch::x86::final_block` (one
-/// 16-byte store per row, which the AVX2 code's 16-byte loads forward
-/// from), then compressed.
-#[cfg(all(target_arch = "x86_64", feature = "avx2"))]
-#[inline]
-fn compress_final_x86(backend: Backend, state: &mut [u32; 8], tail: &[u8], total: u128) {
-    // SAFETY: SSE2, which `final_block` enables, is part of x86-64.
-    let block: Block<U64> =
-        unsafe { hash_core::arch::x86::final_block::<4, 64>(hash_core::Padding::Be64, tail, total) }.into();
-    compress(backend, state, core::slice::from_ref(&block));
 }
 
 /// A multi-buffer engine behind `digest_many`.
@@ -258,11 +234,11 @@ pub(crate) enum Engine {
     /// Sixteen AVX-512 lanes (`x86_avx512`), rounds shaped for latency
     /// (AMD).
     Avx512Lanes,
-    /// Interleaved ARMv8 SHA-256 streams (`aarch64_sha`).
-    ArmShaStreams,
     /// Sixteen AVX-512 lanes, rounds in the fewest instructions (Intel and
     /// other vendors).
     Avx512LanesLean,
+    /// Interleaved ARMv8 SHA-256 streams (`aarch64_sha`).
+    ArmShaStreams,
     /// One message after another with the single-stream code.
     OneByOne,
 }
@@ -274,8 +250,8 @@ impl Engine {
         Engine::ShaNiStreams,
         Engine::Avx2Lanes,
         Engine::Avx512Lanes,
-        Engine::ArmShaStreams,
         Engine::Avx512LanesLean,
+        Engine::ArmShaStreams,
         Engine::OneByOne,
     ];
 

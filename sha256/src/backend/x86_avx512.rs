@@ -40,8 +40,8 @@
 //! work would have to stay in `zmm16`-`zmm31` (hand-written assembly).
 
 use core::arch::x86_64::{
-    __m512i, _mm256_loadu_si256, _mm256_storeu_si256, _mm512_add_epi32, _mm512_castsi512_si256, _mm512_ror_epi32,
-    _mm512_set1_epi32, _mm512_setzero_si512, _mm512_srli_epi32, _mm512_ternarylogic_epi32, _mm512_zextsi256_si512,
+    __m512i, _mm256_loadu_si256, _mm256_storeu_si256, _mm512_add_epi32, _mm512_castsi512_si256,
+    _mm512_set1_epi32, _mm512_setzero_si512, _mm512_ternarylogic_epi32, _mm512_zextsi256_si512,
 };
 
 use hash_core::FixedAlgorithm;
@@ -64,9 +64,7 @@ fn min_active(single: Backend) -> usize {
 }
 
 /// `vpternlogd` truth tables (bit `4a + 2b + c` is the result for inputs
-/// `a`, `b`, `c`).
-const XOR3: i32 = 0x96;
-/// `a ? b : c`: Ch (4.2).
+/// `a`, `b`, `c`; the σ and Σ functions' three-way XOR is 0x96): `a ? b : c`: Ch (4.2).
 const CHOOSE: i32 = 0xca;
 /// The majority of three: Maj (4.3).
 const MAJORITY: i32 = 0xe8;
@@ -75,33 +73,8 @@ use hash_core::arch::x86::transpose_16x16_epi32 as transpose;
 
 use hash_core::arch::x86::load_be_words_16x16 as load_words;
 
-/// σ0 (4.6) of every lane.
-#[inline]
-#[target_feature(enable = "avx512f,avx512bw")]
-fn small_sigma0(x: __m512i) -> __m512i {
-    _mm512_ternarylogic_epi32::<XOR3>(_mm512_ror_epi32::<7>(x), _mm512_ror_epi32::<18>(x), _mm512_srli_epi32::<3>(x))
-}
-
-/// σ1 (4.7) of every lane.
-#[inline]
-#[target_feature(enable = "avx512f,avx512bw")]
-fn small_sigma1(x: __m512i) -> __m512i {
-    _mm512_ternarylogic_epi32::<XOR3>(_mm512_ror_epi32::<17>(x), _mm512_ror_epi32::<19>(x), _mm512_srli_epi32::<10>(x))
-}
-
-/// Σ0 (4.4) of every lane.
-#[inline]
-#[target_feature(enable = "avx512f,avx512bw")]
-fn big_sigma0(x: __m512i) -> __m512i {
-    _mm512_ternarylogic_epi32::<XOR3>(_mm512_ror_epi32::<2>(x), _mm512_ror_epi32::<13>(x), _mm512_ror_epi32::<22>(x))
-}
-
-/// Σ1 (4.5) of every lane.
-#[inline]
-#[target_feature(enable = "avx512f,avx512bw")]
-fn big_sigma1(x: __m512i) -> __m512i {
-    _mm512_ternarylogic_epi32::<XOR3>(_mm512_ror_epi32::<6>(x), _mm512_ror_epi32::<11>(x), _mm512_ror_epi32::<25>(x))
-}
+// σ0, σ1 (4.6), (4.7) and Σ0, Σ1 (4.4), (4.5) of every lane.
+hash_core::sha2_sigmas_avx512!(epi32, "avx512f,avx512bw", [7, 18, 3] [17, 19, 10] [2, 13, 22] [6, 11, 25]);
 
 /// W[t] + K[t] for round `t` of every lane; from t = 16 on, W[t] first
 /// replaces W[t-16] in the ring `w` (§6.2.2 step 1).

@@ -9,17 +9,6 @@
 #[cfg(any(test, all(target_arch = "aarch64", feature = "aarch64")))]
 #[cfg_attr(not(all(target_arch = "aarch64", feature = "aarch64")), allow(dead_code))]
 mod aarch64_keccak;
-#[cfg(all(target_arch = "aarch64", feature = "arm-sha3"))]
-mod aarch64_sha3;
-mod portable;
-#[cfg(all(target_arch = "x86_64", feature = "avx2"))]
-mod x86_avx2;
-#[cfg(all(target_arch = "x86_64", feature = "avx512"))]
-mod x86_avx512;
-#[cfg(all(target_arch = "x86_64", feature = "avx512"))]
-mod x86_avx512_1x;
-#[cfg(all(target_arch = "x86_64", feature = "x86"))]
-mod x86_keccak;
 
 /// Fewest busy lanes of the two-lane SHA3-extension engine worth running it
 /// for: with one busy lane it costs the same as the single-message code.
@@ -75,7 +64,8 @@ hash_core::backend_table! {
         /// AMD since Zen 4, where 512-bit operations take two 256-bit passes but
         /// the rotates and ternary logic still save a third of the work).
         Avx512 = "avx512" if (all(target_arch = "x86_64", feature = "avx512"))
-            cpu [features "avx512f", "avx2", "bmi1", "bmi2"] requires [x86 "avx512"];
+            cpu [features "avx512f", "avx2", "bmi1", "bmi2"] requires [x86 "avx512"]
+            in x86_avx512, x86_avx512_1x;
         /// One message: the same scalar permutation as [`Backend::X86`].
         /// `digest_many` / `digest_xof_many` batches: four messages at once,
         /// one Keccak state per 64-bit element of the AVX2 registers; once
@@ -83,15 +73,14 @@ hash_core::backend_table! {
         /// scalar permutation. KangarooTwelve leaves and ParallelHash blocks
         /// use the same four-lane engine. Needs AVX2, BMI1 and BMI2 and the `avx2` cargo
         /// feature (on by default).
-        Avx2 = "avx2" if (all(target_arch = "x86_64", feature = "avx2"))
-            cpu [features "avx2", "bmi1", "bmi2"] requires [x86 "avx2"];
+        Avx2 = avx2 in x86_avx2;
         /// Scalar x86-64 Keccak-f compiled with BMI1 (`andn` for χ) and BMI2
         /// (`rorx` for ρ), for one message and for each message of a
         /// `digest_many` batch in turn. The fastest single-message backend on
         /// Zen 3 and Haswell. Needs the `x86` cargo feature (on by
         /// default).
         X86 = "x86" if (all(target_arch = "x86_64", feature = "x86"))
-            cpu [features "bmi1", "bmi2"] requires [x86 "x86"];
+            cpu [features "bmi1", "bmi2"] requires [x86 "x86"] in x86_keccak;
         /// The ARMv8.2 SHA3 extension (`EOR3`, `RAX1`, `XAR`, `BCAX`): one
         /// Keccak round in 66 vector instructions plus the round constant's
         /// load, the state held in registers across the rounds and the blocks
@@ -108,18 +97,19 @@ hash_core::backend_table! {
         /// Cortex cores the scalar code is preferred, as in OpenSSL and
         /// aws-lc (not yet timed on hardware here).
         ArmSha3 = "arm-sha3" if (all(target_arch = "aarch64", feature = "arm-sha3"))
-            cpu [features "sha3"] requires ["aarch64 with the sha3 extension (sha3 and sha512)" "arm-sha3"];
+            cpu [features "sha3"] requires ["aarch64 with the sha3 extension (sha3 and sha512)" "arm-sha3"]
+            in aarch64_sha3;
         /// Scalar aarch64 Keccak-f with lazy rotations: every ρ and θ rotation
         /// is the free rotated operand of an `EOR` or `BIC` (101 instructions
         /// per round, χ's and-not one `BIC`), all rounds written out. One
         /// message at a time, also in `digest_many`. Runs on every aarch64 CPU
         /// and is [`Backend::detect`]'s choice on all but Apple cores. Needs the
         /// `aarch64` cargo feature (on by default).
-        Aarch64 = "aarch64" if (all(target_arch = "aarch64", feature = "aarch64")) cpu [always] requires ["aarch64" "aarch64"];
+        Aarch64 = aarch64;
         /// Safe Rust (rounds written out with constant lane indices, using the
         /// lane-complementing transform); runs everywhere. One message at a
         /// time, also in `digest_many`.
-        Portable = "portable" if (all()) cpu [always] requires [];
+        Portable = portable in portable;
     }
     choose: crate::backend::vendor::choose;
     batch_engine: crate::backend::batch_engine;

@@ -10,18 +10,12 @@
 use hash_core::typenum::U128;
 use hash_core::{Block, FixedAlgorithm};
 
-#[cfg(all(target_arch = "aarch64", feature = "aarch64"))]
-mod aarch64_scalar;
-#[cfg(all(target_arch = "aarch64", feature = "arm-sha512"))]
-mod aarch64_sha512;
-mod portable;
-#[cfg(all(target_arch = "x86_64", feature = "avx2"))]
-mod x86_avx2;
-#[cfg(all(target_arch = "x86_64", feature = "avx512"))]
-mod x86_avx512;
-
 hash_core::backend_table! {
     at crate::backend, panics "sha512";
+    checks {
+        // `cpufeatures`' "sha3", the first half of `detect_arm_sha512`.
+        sha3 if (all(target_arch = "aarch64", feature = "arm-sha512")) cpu [features "sha3"];
+    }
     /// A SHA-512 compression backend (shared by SHA-384, SHA-512/224 and
     /// SHA-512/256).
     ///
@@ -49,7 +43,8 @@ hash_core::backend_table! {
         /// Needs x86-64 with `avx512f`, `avx512vl`, `avx512bw`, `avx2`, `bmi1`,
         /// `bmi2` and the `avx512` cargo feature (on by default).
         Avx512 = "avx512" if (all(target_arch = "x86_64", feature = "avx512"))
-            cpu [features "avx512f", "avx512vl", "avx512bw", "avx2", "bmi1", "bmi2"] requires [x86 "avx512"];
+            cpu [features "avx512f", "avx512vl", "avx512bw", "avx2", "bmi1", "bmi2"] requires [x86 "avx512"]
+            in x86_avx512;
         /// AVX2, BMI1 and BMI2 (Intel Haswell and later, AMD Zen and later).
         ///
         /// One message: the message schedule of two blocks at once in the two
@@ -63,8 +58,7 @@ hash_core::backend_table! {
         ///
         /// Needs x86-64 with `avx2`, `bmi1`, `bmi2` and the `avx2` cargo feature
         /// (on by default).
-        Avx2 = "avx2" if (all(target_arch = "x86_64", feature = "avx2"))
-            cpu [features "avx2", "bmi1", "bmi2"] requires [x86 "avx2"];
+        Avx2 = avx2 in x86_avx2;
         /// The Armv8.2 SHA512 instructions (`SHA512H`, `SHA512H2`, `SHA512SU0`,
         /// `SHA512SU1`): Apple M1 and later, Arm Neoverse V1/V2/N2 (AWS
         /// Graviton3/4), Cortex-A710/X2 and later.
@@ -87,7 +81,8 @@ hash_core::backend_table! {
         /// Cargo feature `arm-sha512` (on by default).
         ArmSha512 = "arm-sha512" if (all(target_arch = "aarch64", feature = "arm-sha512"))
             cpu [fn crate::backend::detect_arm_sha512]
-            requires ["aarch64 with the SHA512 and SHA3 extensions (Linux, Android or Apple OS)" "arm-sha512"];
+            requires ["aarch64 with the SHA512 and SHA3 extensions (Linux, Android or Apple OS)" "arm-sha512"]
+            in aarch64_sha512;
         /// Scalar aarch64 code for CPUs without the SHA512 instructions (Arm
         /// Cortex-A53/A72/A76, Neoverse N1 (AWS Graviton2), Raspberry Pi 4 and
         /// 5), arranged for aarch64's three-operand instructions with rotated
@@ -96,14 +91,10 @@ hash_core::backend_table! {
         ///
         /// Needs aarch64 (any; no extension) and the `aarch64` cargo feature
         /// (on by default).
-        Aarch64 = "aarch64" if (all(target_arch = "aarch64", feature = "aarch64")) cpu [always] requires ["aarch64" "aarch64"];
+        Aarch64 = aarch64 in aarch64_scalar;
         /// Safe, fully unrolled Rust; runs everywhere. One message: one block
         /// at a time. `digest_many`: the messages one after another.
-        Portable = "portable" if (all()) cpu [always] requires [];
-    }
-    checks {
-        // `cpufeatures`' "sha3", the first half of `detect_arm_sha512`.
-        sha3 if (all(target_arch = "aarch64", feature = "arm-sha512")) cpu [features "sha3"];
+        Portable = portable in portable;
     }
     batch_engine: crate::backend::batch_engine;
 }
@@ -169,43 +160,19 @@ pub(crate) fn compress(backend: Backend, state: &mut [u64; 8], blocks: &[Block<U
     backend_dispatch!(backend;
         // `compress_vl` needs avx2, bmi1, bmi2, avx512f and avx512vl.
         Avx512 => unsafe { x86_avx2::compress_vl(state, blocks) },
-        Avx2 => unsafe { x86_avx2::compress(state, blocks) },
-        // NEON is part of every aarch64 target.
-        ArmSha512 => unsafe { aarch64_sha512::compress(state, blocks) },
-        Aarch64 => safe { aarch64_scalar::compress(state, blocks) },
-        Portable => safe { portable::compress(state, blocks) },
+        // (arm-sha512: NEON is part of every aarch64 target.)
+        Avx2 | ArmSha512 => unsafe_in_file { compress(state, blocks) },
+        Aarch64 | Portable => safe_in_file { compress(state, blocks) },
     )
 }
 
-/// Whether `backend` takes the final padded block built from registers
-/// (see `hash_core::FixedAlgorithm::compress_final`): the x86 backends do.
+/// Whether `backend` takes the final padded block as
+/// `hash_core::arch::x86::final_block` writes it (one 16-byte store per
+/// row; see `hash_core::arch::compress_final_stored`, which the algorithm's
+/// `compress_final` calls): the x86 backends do.
 #[inline(always)]
 pub(crate) fn has_compress_final(backend: Backend) -> bool {
     cfg!(target_arch = "x86_64") && matches!(backend, Backend::Avx512 | Backend::Avx2)
-}
-
-/// Compress the final padded block of a `total`-byte message whose last
-/// `tail.len()` bytes fit in one block with the padding (FIPS 180-4
-/// §5.1.2). The x86 backends get the block as written by
-/// `hash_core::arch::x86::final_block` (one 16-byte store per row);
-/// the portable one pads in a buffer. `A` is one of the SHA-512 family.
-///
-/// # Panics
-/// If this CPU (or this build) does not support `backend`, or `tail` and
-/// the padding do not fit in one block.
-#[inline]
-pub(crate) fn compress_final<A>(backend: Backend, state: &mut [u64; 8], tail: &[u8], total: u128)
-where
-    A: FixedAlgorithm<State = [u64; 8], Backend = Backend>,
-{
-    #[cfg(target_arch = "x86_64")]
-    if has_compress_final(backend) {
-        // SAFETY: SSE2, which `final_block` enables, is part of x86-64.
-        let block: Block<U128> =
-            unsafe { hash_core::arch::x86::final_block::<8, 128>(hash_core::Padding::Be128, tail, total) }.into();
-        return compress(backend, state, core::slice::from_ref(&block));
-    }
-    hash_core::compress_final_buffered::<A>(backend, state, tail, total);
 }
 
 /// Hash each of `inputs` into the matching `outputs` slot with `backend`'s

@@ -13,8 +13,8 @@
 //! registers run best.
 
 use core::arch::x86_64::{
-    __m512i, _mm512_add_epi64, _mm512_loadu_si512, _mm512_ror_epi64, _mm512_set_epi8, _mm512_set1_epi64,
-    _mm512_shuffle_epi8, _mm512_shuffle_i64x2, _mm512_srli_epi64, _mm512_storeu_si512, _mm512_ternarylogic_epi64,
+    __m512i, _mm512_add_epi64, _mm512_loadu_si512, _mm512_set_epi8, _mm512_set1_epi64,
+    _mm512_shuffle_epi8, _mm512_shuffle_i64x2, _mm512_storeu_si512, _mm512_ternarylogic_epi64,
     _mm512_unpackhi_epi64, _mm512_unpacklo_epi64,
 };
 
@@ -32,9 +32,8 @@ const LANES: usize = 8;
 /// blocks (measured on an AMD EPYC with AVX-512).
 const MIN_ACTIVE: usize = 4;
 
-/// `vpternlogq` truth tables: x ⊕ y ⊕ z, Ch(x, y, z) = x ? y : z, and
-/// Maj(x, y, z).
-const XOR3: i32 = 0x96;
+/// `vpternlogq` truth tables: Ch(x, y, z) = x ? y : z, and Maj(x, y, z)
+/// (x ⊕ y ⊕ z, 0x96, is in the σ and Σ functions).
 const CH: i32 = 0xca;
 const MAJ: i32 = 0xe8;
 
@@ -96,33 +95,10 @@ fn bswap64_mask() -> __m512i {
     )
 }
 
-/// σ0 (§4.1.3, (4.12)) of every lane: ROTR 1 ⊕ ROTR 8 ⊕ SHR 7.
-#[inline]
-#[target_feature(enable = "avx512f")]
-fn small_sigma0(x: __m512i) -> __m512i {
-    _mm512_ternarylogic_epi64::<XOR3>(_mm512_ror_epi64::<1>(x), _mm512_ror_epi64::<8>(x), _mm512_srli_epi64::<7>(x))
-}
-
-/// σ1 (4.13) of every lane: ROTR 19 ⊕ ROTR 61 ⊕ SHR 6.
-#[inline]
-#[target_feature(enable = "avx512f")]
-fn small_sigma1(x: __m512i) -> __m512i {
-    _mm512_ternarylogic_epi64::<XOR3>(_mm512_ror_epi64::<19>(x), _mm512_ror_epi64::<61>(x), _mm512_srli_epi64::<6>(x))
-}
-
-/// Σ0 (4.10) of every lane: ROTR 28 ⊕ ROTR 34 ⊕ ROTR 39.
-#[inline]
-#[target_feature(enable = "avx512f")]
-fn big_sigma0(x: __m512i) -> __m512i {
-    _mm512_ternarylogic_epi64::<XOR3>(_mm512_ror_epi64::<28>(x), _mm512_ror_epi64::<34>(x), _mm512_ror_epi64::<39>(x))
-}
-
-/// Σ1 (4.11) of every lane: ROTR 14 ⊕ ROTR 18 ⊕ ROTR 41.
-#[inline]
-#[target_feature(enable = "avx512f")]
-fn big_sigma1(x: __m512i) -> __m512i {
-    _mm512_ternarylogic_epi64::<XOR3>(_mm512_ror_epi64::<14>(x), _mm512_ror_epi64::<18>(x), _mm512_ror_epi64::<41>(x))
-}
+// σ0, σ1 (§4.1.3, (4.12), (4.13)) and Σ0, Σ1 ((4.10), (4.11)) of every
+// lane: ROTR 1 ⊕ ROTR 8 ⊕ SHR 7, ROTR 19 ⊕ ROTR 61 ⊕ SHR 6, ROTR 28 ⊕
+// ROTR 34 ⊕ ROTR 39, ROTR 14 ⊕ ROTR 18 ⊕ ROTR 41.
+hash_core::sha2_sigmas_avx512!(epi64, "avx512f", [1, 8, 7] [19, 61, 6] [28, 34, 39] [14, 18, 41]);
 
 /// Compress eight independent streams at once, one per 64-bit lane:
 /// `data[i]` into `states[i]`. All `data[i]` have the same length, a whole

@@ -1,0 +1,217 @@
+//! The batch sections of the speed report: `digest_many` batches, batches
+//! of unequal lengths, and the Merkle level and root.
+
+use std::fmt::Write as _;
+
+use super::super::{Many, Merkle, Results, Uneven, rate_label, size_label};
+
+pub(super) fn batches(w: &mut String, r: &Results) {
+    if r.manys.is_empty() {
+        return;
+    }
+    let _ = writeln!(w, "## Batches: `digest_many`\n");
+    let _ = writeln!(
+        w,
+        "Aggregate throughput hashing a batch of `count x size` messages with `digest_many` \
+         (`digest_xof_many`) on each backend, against the picked single-stream backend hashing the same \
+         messages one by one (ratio in brackets; above 1.00x the batch API is faster; on the picked \
+         backend a batch should never be slower). `engine` is the batch engine that \
+         `Backend::batch_engine` names for a batch of that many messages on this CPU (SHA-256's SHA-NI \
+         streams run short messages one by one).\n"
+    );
+    let mut shapes: Vec<(usize, usize)> = r.manys.iter().map(|m| (m.count, m.size)).collect();
+    shapes.sort_unstable_by_key(|&(c, s)| (s, c));
+    shapes.dedup();
+    let head: String = shapes.iter().map(|(c, s)| format!(" {c} x {} |", size_label(*s))).collect();
+    let _ = writeln!(w, "| algorithm | how | engine |{head}");
+    let _ = writeln!(w, "|---|---|---|{}", "---:|".repeat(shapes.len()));
+    for algo in &r.algos {
+        let rows: Vec<&Many> = r.manys.iter().filter(|m| m.algo == algo.id).collect();
+        let mut labels: Vec<&str> = Vec::new();
+        for m in &rows {
+            if !labels.contains(&m.label.as_str()) {
+                labels.push(&m.label);
+            }
+        }
+        for (i, label) in labels.iter().enumerate() {
+            let cells: String = shapes
+                .iter()
+                .map(|&(c, s)| {
+                    let find = |pred: &dyn Fn(&Many) -> bool| {
+                        rows.iter().copied().find(|m| m.count == c && m.size == s && pred(m))
+                    };
+                    match (find(&|m| m.label == *label), find(&|m| m.baseline)) {
+                        (Some(m), Some(b)) => format!(" {} ({:.2}x) |", rate_label(m.rate()), m.rate() / b.rate()),
+                        (Some(m), None) => format!(" {} |", rate_label(m.rate())),
+                        _ => " – |".to_string(),
+                    }
+                })
+                .collect();
+            let name = if i == 0 { algo.name.as_str() } else { "" };
+            let mut engines: Vec<&str> = Vec::new();
+            for m in rows.iter().filter(|m| m.label == *label && !m.engine.is_empty()) {
+                if !engines.contains(&m.engine.as_str()) {
+                    engines.push(&m.engine);
+                }
+            }
+            let engine = if engines.is_empty() { "–".to_string() } else { engines.join(" / ") };
+            let _ = writeln!(w, "| {name} | {label} | {engine} |{cells}");
+        }
+    }
+    let _ = writeln!(w);
+}
+
+/// One row per algorithm: `digest_many` on the picked backend over a batch
+/// of unequal lengths against an equal-length batch of the same total,
+/// timed interleaved.
+pub(super) fn uneven_batches(w: &mut String, r: &Results) {
+    let Some(first) = r.unevens.first() else { return };
+    let mean = first.total / first.count.max(1);
+    let _ = writeln!(
+        w,
+        "## Batches of unequal lengths
+"
+    );
+    let _ = writeln!(
+        w,
+        "`digest_many` on the picked backend over {n} messages of 0 to {max} (lengths drawn from a fixed seed, \
+         `bench::uneven_lengths`; {total} in all, as in {n} x {mean}), timed interleaved with the same call on \
+         {n} x {mean}. `uneven / equal` is the ratio of their throughputs (1.00x: unequal lengths cost nothing).\n",
+        n = first.count,
+        max = size_label(2 * mean),
+        total = size_label(first.total),
+        mean = size_label(mean),
+    );
+    let _ = writeln!(w, "| algorithm | how | engine | uneven | equal | uneven / equal |");
+    let _ = writeln!(w, "|---|---|---|---:|---:|---:|");
+    for algo in &r.algos {
+        for u in r.unevens.iter().filter(|u| u.algo == algo.id) {
+            let _ = writeln!(w, "{}", uneven_row(&algo.name, u));
+        }
+    }
+    let _ = writeln!(w);
+}
+
+fn uneven_row(name: &str, u: &Uneven) -> String {
+    let engine = if u.engine.is_empty() { "–" } else { u.engine.as_str() };
+    format!(
+        "| {name} | {} | {engine} | {} | {} | {:.2}x |",
+        u.label,
+        rate_label(u.rate()),
+        rate_label(u.equal_rate()),
+        u.rate() / u.equal_rate()
+    )
+}
+
+/// The Merkle section (`--algo merkle`): one level of SHA-256 pairs and one
+/// RFC 9162 root, each way timed interleaved with the others; the ratio is
+/// the way's time over our `hash_pairs`' (or `MerkleTree`'s): how many
+/// times faster ours is.
+pub(super) fn merkle(w: &mut String, r: &Results) {
+    if r.merkles.is_empty() {
+        return;
+    }
+    let _ = writeln!(w, "## Merkle\n");
+    let _ = writeln!(
+        w,
+        "SHA-256 of one tree level of 64-byte pairs of 32-byte nodes (`hash_pairs`, as in SSZ merkleization), and \
+         the RFC 9162 root (`0x00 || leaf`, `0x01 || left || right`) of a tree of 64-byte leaves. Every way's \
+         output was compared with SHA-256 one pair at a time (the level) or with our `MerkleTree` (the root) \
+         before timing. `ours ÷ this`: this way's time over ours, above 1.00x we are faster.\n"
+    );
+    for (case, what, unit) in [("pairs", "pairs", "pair"), ("root", "leaves", "leaf")] {
+        let rows: Vec<&Merkle> = r.merkles.iter().filter(|m| m.case == case).collect();
+        let Some(first) = rows.first() else { continue };
+        let base = rows.iter().find(|m| m.baseline).map(|m| m.ns);
+        let title = if case == "pairs" { "one level" } else { "RFC 9162 root" };
+        let _ = writeln!(w, "{title}, {} {what}:\n", first.items);
+        let _ = writeln!(w, "{}", merkle_header(case));
+        let _ = writeln!(w, "|---|---:|---:|---:|");
+        for m in rows {
+            let _ = writeln!(w, "{}", merkle_row(m, base, unit));
+        }
+        let _ = writeln!(w);
+    }
+}
+
+fn merkle_header(case: &str) -> &'static str {
+    if case == "pairs" {
+        "| how | per level | per pair | ours ÷ this |"
+    } else {
+        "| how | per root | per leaf | ours ÷ this |"
+    }
+}
+
+fn merkle_row(m: &Merkle, base: Option<f64>, unit: &str) -> String {
+    let ratio = base.map_or("–".to_string(), |b| format!("{:.2}x", m.ns / b));
+    format!(
+        "| {}{} | {} | {:.1} ns/{unit} | {ratio} |",
+        m.label,
+        if m.baseline { " *" } else { "" },
+        time_label(m.ns),
+        m.ns / m.items.max(1) as f64
+    )
+}
+
+/// Nanoseconds as `850 ns`, `41.2 µs`, `182 ms`.
+fn time_label(ns: f64) -> String {
+    if ns >= 1e9 {
+        format!("{:.2} s", ns / 1e9)
+    } else if ns >= 1e6 {
+        format!("{:.1} ms", ns / 1e6)
+    } else if ns >= 1e3 {
+        format!("{:.1} µs", ns / 1e3)
+    } else {
+        format!("{ns:.0} ns")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn merkle_rows_divide_each_way_by_ours() {
+        let m = |label: &str, baseline: bool, ns: f64| Merkle {
+            case: "pairs".into(),
+            label: label.into(),
+            baseline,
+            items: 1024,
+            ns,
+            min: ns,
+        };
+        let r = Results {
+            merkles: vec![m("ours Sha256::hash_pairs (sha-ni)", true, 40_960.0), m("hashtree-rs", false, 61_440.0)],
+            ..Results::default()
+        };
+        let mut w = String::new();
+        merkle(&mut w, &r);
+        assert!(w.contains("## Merkle"), "{w}");
+        assert!(w.contains("| ours Sha256::hash_pairs (sha-ni) * | 41.0 µs | 40.0 ns/pair | 1.00x |"), "{w}");
+        assert!(w.contains("| hashtree-rs | 61.4 µs | 60.0 ns/pair | 1.50x |"), "{w}");
+        assert!(!w.contains("RFC 9162 root,"), "no root rows, no root table: {w}");
+        assert_eq!(time_label(182e6), "182.0 ms");
+    }
+
+    #[test]
+    fn uneven_rows_give_the_ratio_to_the_equal_batch() {
+        let u = Uneven {
+            algo: "md5".into(),
+            label: "digest_many avx512".into(),
+            count: 64,
+            total: 64 * 8192,
+            engine: "avx512 2x16 lanes, narrowing".into(),
+            ns: 50_000.0,
+            min: 45_000.0,
+            equal_ns: 40_000.0,
+            equal_min: 39_000.0,
+        };
+        let row = uneven_row("MD5", &u);
+        assert!(row.starts_with("| MD5 | digest_many avx512 | avx512 2x16 lanes, narrowing |"), "{row}");
+        assert!(row.ends_with("| 0.80x |"), "{row}");
+        let mut w = String::new();
+        let r = Results { unevens: vec![u], ..Results::default() };
+        uneven_batches(&mut w, &r);
+        assert!(w.contains("64 messages of 0 to 16 KiB") && w.contains("512 KiB in all, as in 64 x 8 KiB"), "{w}");
+    }
+}
