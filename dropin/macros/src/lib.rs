@@ -17,7 +17,7 @@
 ///
 /// ```ignore
 /// hashes_dropin_macros::md_core_0_10! {
-///     name: "SHA-1", alg: ours::algorithm::Sha1, soft: cfg!(feature = "force-soft"),
+///     name: "SHA-1", alg: ours::algorithm::Sha1, soft: cfg!(feature = "force-soft"), final_in_registers: true,
 ///     core: Sha1Core, hasher: Sha1, words: 5, out: 20, U20,
 ///     alg_name: "Sha1", oid: "1.3.14.3.2.26", oid_doc: "id-sha1 (OIW, 1.3.14.3.2.26).",
 /// }
@@ -25,7 +25,7 @@
 #[macro_export]
 macro_rules! md_core_0_10 {
     (
-        name: $name:literal, alg: $alg:path, soft: $soft:expr,
+        name: $name:literal, alg: $alg:path, soft: $soft:expr, final_in_registers: $fast:literal,
         core: $core:ident, hasher: $hasher:ident, words: $words:literal, out: $out:literal, $out_ty:ident,
         alg_name: $alg_name:literal, oid: $oid:literal, oid_doc: $oid_doc:literal $(,)?
     ) => {
@@ -40,6 +40,21 @@ macro_rules! md_core_0_10 {
             } else {
                 ::ours::Backend::detect()
             }
+        }
+
+        /// The final block padded in a buffer, out of line, for hashes
+        /// whose backends build it in registers (`final_in_registers`):
+        /// taken only where the tail and the length do not fit in one
+        /// block, or on a backend without that path. Kept out of
+        /// `finalize_fixed_core` so that `digest`'s `finalize`, which
+        /// inlines it, stays small enough to be inlined into its callers:
+        /// inline, this path made `finalize` a call of its own, with one
+        /// more copy of the whole hasher (SHA-1 at 16 B through
+        /// `Digest::digest` 15% slower, AMD Zen 3).
+        #[cold]
+        #[inline(never)]
+        fn final_buffered(backend: ::ours::Backend, state: &mut [u32; $words], tail: &[u8], bytes: u128) {
+            ::hash_core::compress_final_buffered::<Alg>(backend, state, tail, bytes);
         }
 
         #[doc = concat!($name, "'s block-level core, as `digest`'s `CoreWrapper` drives it.")]
@@ -89,9 +104,17 @@ macro_rules! md_core_0_10 {
                 let tail = buffer.get_data();
                 let bytes = u128::from(self.blocks) * 64 + tail.len() as u128;
                 // The backend's own final-block path where the tail and the
-                // 8-byte length fit in one block, as our own `finalize` does.
-                if tail.len() + 8 < 64 && <Alg as ::hash_core::FixedAlgorithm>::has_compress_final(self.backend) {
+                // 8-byte length fit in one block, as our own `finalize` does;
+                // else the buffered padding, out of line where the backends
+                // have that path (see `final_buffered`), inline where they
+                // do not (MD5: it is the only path).
+                if $fast
+                    && tail.len() + 8 < 64
+                    && <Alg as ::hash_core::FixedAlgorithm>::has_compress_final(self.backend)
+                {
                     <Alg as ::hash_core::FixedAlgorithm>::compress_final(self.backend, &mut self.state, tail, bytes);
+                } else if $fast {
+                    final_buffered(self.backend, &mut self.state, tail, bytes);
                 } else {
                     ::hash_core::compress_final_buffered::<Alg>(self.backend, &mut self.state, tail, bytes);
                 }
@@ -141,14 +164,14 @@ macro_rules! md_core_0_10 {
 ///
 /// ```ignore
 /// hashes_dropin_macros::md_core_0_11! {
-///     name: "SHA-1", alg: ours::algorithm::Sha1, soft: cfg!(sha1_backend = "soft"),
+///     name: "SHA-1", alg: ours::algorithm::Sha1, soft: cfg!(sha1_backend = "soft"), final_in_registers: true,
 ///     core: Sha1Core, words: 5, out: 20, U20, serialized: U28, alg_name: "Sha1",
 /// }
 /// ```
 #[macro_export]
 macro_rules! md_core_0_11 {
     (
-        name: $name:literal, alg: $alg:path, soft: $soft:expr,
+        name: $name:literal, alg: $alg:path, soft: $soft:expr, final_in_registers: $fast:literal,
         core: $core:ident, words: $words:literal, out: $out:literal, $out_ty:ident, serialized: $ser_ty:ident,
         alg_name: $alg_name:literal $(,)?
     ) => {
@@ -168,6 +191,21 @@ macro_rules! md_core_0_11 {
             } else {
                 ::ours::Backend::detect()
             }
+        }
+
+        /// The final block padded in a buffer, out of line, for hashes
+        /// whose backends build it in registers (`final_in_registers`):
+        /// taken only where the tail and the length do not fit in one
+        /// block, or on a backend without that path. Kept out of
+        /// `finalize_fixed_core` so that `digest`'s `finalize`, which
+        /// inlines it, stays small enough to be inlined into its callers:
+        /// inline, this path made `finalize` a call of its own, with one
+        /// more copy of the whole hasher (SHA-1 at 16 B through
+        /// `Digest::digest` 15% slower, AMD Zen 3).
+        #[cold]
+        #[inline(never)]
+        fn final_buffered(backend: ::ours::Backend, state: &mut [u32; $words], tail: &[u8], bytes: u128) {
+            ::hash_core::compress_final_buffered::<Alg>(backend, state, tail, bytes);
         }
 
         /// Hand `bytes` (whole blocks) to our compression as one slice of
@@ -233,9 +271,13 @@ macro_rules! md_core_0_11 {
                 let bytes = u128::from(self.block_len) * 64 + tail.len() as u128;
                 // The backend's own final-block path where the tail and the
                 // 8-byte length fit in one block, as our own `finalize` does.
+                // Else the buffered padding, out of line where the backends
+                // have the register path (see `final_buffered`).
                 let mut h = self.h;
-                if tail.len() + 8 < 64 && <Alg as ::hash_core::FixedAlgorithm>::has_compress_final(self.backend) {
+                if $fast && tail.len() + 8 < 64 && <Alg as ::hash_core::FixedAlgorithm>::has_compress_final(self.backend) {
                     <Alg as ::hash_core::FixedAlgorithm>::compress_final(self.backend, &mut h, tail, bytes);
+                } else if $fast {
+                    final_buffered(self.backend, &mut h, tail, bytes);
                 } else {
                     ::hash_core::compress_final_buffered::<Alg>(self.backend, &mut h, tail, bytes);
                 }
