@@ -15,15 +15,16 @@
 /// type, `CoreWrapper` hasher alias, `AssociatedOid` under the `oid`
 /// feature, and the private `Alg` type and `backend()` function.
 ///
-/// `final_in_registers` says whether the hash's x86 backends build the final
-/// padded block in registers (`FixedAlgorithm::compress_final`; SHA-1 yes,
-/// MD5 no): if so, the buffered padding is kept out of line (see
-/// `final_buffered` in the expansion), else it is the only path and stays
-/// inline.
+/// `final_in_registers` (a `bool` constant) says whether the hash's
+/// backends on the target build the final padded block in registers
+/// (`FixedAlgorithm::compress_final`: SHA-1's on x86-64, MD5's nowhere): if
+/// so, the buffered padding is kept out of line (see `final_buffered` in the
+/// expansion), else it is the only path and stays inline.
 ///
 /// ```ignore
 /// hashes_dropin_macros::md_core_0_10! {
-///     name: "SHA-1", alg: ours::algorithm::Sha1, soft: cfg!(feature = "force-soft"), final_in_registers: true,
+///     name: "SHA-1", alg: ours::algorithm::Sha1, soft: cfg!(feature = "force-soft"),
+///     final_in_registers: cfg!(target_arch = "x86_64"),
 ///     core: Sha1Core, hasher: Sha1, words: 5, out: 20, U20,
 ///     alg_name: "Sha1", oid: "1.3.14.3.2.26", oid_doc: "id-sha1 (OIW, 1.3.14.3.2.26).",
 /// }
@@ -31,7 +32,7 @@
 #[macro_export]
 macro_rules! md_core_0_10 {
     (
-        name: $name:literal, alg: $alg:path, soft: $soft:expr, final_in_registers: $fast:literal,
+        name: $name:literal, alg: $alg:path, soft: $soft:expr, final_in_registers: $fast:expr,
         core: $core:ident, hasher: $hasher:ident, words: $words:literal, out: $out:literal, $out_ty:ident,
         alg_name: $alg_name:literal, oid: $oid:literal, oid_doc: $oid_doc:literal $(,)?
     ) => {
@@ -180,14 +181,15 @@ macro_rules! md_core_0_10 {
 ///
 /// ```ignore
 /// hashes_dropin_macros::md_core_0_11! {
-///     name: "SHA-1", alg: ours::algorithm::Sha1, soft: cfg!(sha1_backend = "soft"), final_in_registers: true,
+///     name: "SHA-1", alg: ours::algorithm::Sha1, soft: cfg!(sha1_backend = "soft"),
+///     final_in_registers: cfg!(target_arch = "x86_64"),
 ///     core: Sha1Core, words: 5, out: 20, U20, serialized: U28, alg_name: "Sha1",
 /// }
 /// ```
 #[macro_export]
 macro_rules! md_core_0_11 {
     (
-        name: $name:literal, alg: $alg:path, soft: $soft:expr, final_in_registers: $fast:literal,
+        name: $name:literal, alg: $alg:path, soft: $soft:expr, final_in_registers: $fast:expr,
         core: $core:ident, words: $words:literal, out: $out:literal, $out_ty:ident, serialized: $ser_ty:ident,
         alg_name: $alg_name:literal $(,)?
     ) => {
