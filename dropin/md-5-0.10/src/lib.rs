@@ -17,7 +17,7 @@
 pub use digest::{self, Digest};
 
 hashes_dropin_macros::md_core_0_10! {
-    name: "MD5", alg: ours::algorithm::Md5, soft: cfg!(feature = "force-soft"),
+    name: "MD5", alg: ours::algorithm::Md5, soft: cfg!(feature = "force-soft"), final_in_registers: false,
     core: Md5Core, hasher: Md5, words: 4, out: 16, U16,
     alg_name: "Md5", oid: "1.2.840.113549.2.5", oid_doc: "id-md5 (RSADSI digestAlgorithm 5, 1.2.840.113549.2.5).",
 }

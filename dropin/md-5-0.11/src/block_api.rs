@@ -2,6 +2,6 @@
 //! function.
 
 hashes_dropin_macros::md_core_0_11! {
-    name: "MD5", alg: ours::algorithm::Md5, soft: cfg!(md5_backend = "soft"),
+    name: "MD5", alg: ours::algorithm::Md5, soft: cfg!(md5_backend = "soft"), final_in_registers: false,
     core: Md5Core, words: 4, out: 16, U16, serialized: U24, alg_name: "Md5",
 }

@@ -17,7 +17,7 @@
 pub use digest::{self, Digest};
 
 hashes_dropin_macros::md_core_0_10! {
-    name: "SHA-1", alg: ours::algorithm::Sha1, soft: cfg!(feature = "force-soft"),
+    name: "SHA-1", alg: ours::algorithm::Sha1, soft: cfg!(feature = "force-soft"), final_in_registers: cfg!(target_arch = "x86_64"),
     core: Sha1Core, hasher: Sha1, words: 5, out: 20, U20,
     alg_name: "Sha1", oid: "1.3.14.3.2.26", oid_doc: "id-sha1 (OIW, 1.3.14.3.2.26).",
 }

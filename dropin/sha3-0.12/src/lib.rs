@@ -44,12 +44,33 @@ fn permute(backend: ours::Backend, state: &mut [u64; 25]) {
     <alg::Shake128 as XofAlgorithm>::permute(backend, state);
 }
 
-/// XOR `data` into the state's bytes from byte `at` on (lanes little-endian).
+/// XOR `data` into the state's bytes from byte `at` on (lanes
+/// little-endian), a lane at a time: the bytes up to the first lane
+/// boundary, the whole lanes, then the last bytes, each partial lane
+/// gathered in a zeroed 8-byte buffer. (Byte by byte, a 64-byte message
+/// through `Digest::digest` took 10% longer than through our own API;
+/// AMD Zen 3.)
 #[inline]
 fn xor_bytes(state: &mut [u64; 25], at: usize, data: &[u8]) {
-    for (i, &b) in data.iter().enumerate() {
-        let k = at + i;
-        state[k / 8] ^= u64::from(b) << (8 * (k % 8));
+    let (mut lane, skip) = (at / 8, at % 8);
+    let mut data = data;
+    if skip > 0 {
+        let n = (8 - skip).min(data.len());
+        let mut bytes = [0u8; 8];
+        bytes[skip..skip + n].copy_from_slice(&data[..n]);
+        state[lane] ^= u64::from_le_bytes(bytes);
+        data = &data[n..];
+        lane += 1;
+    }
+    let whole = data.chunks_exact(8);
+    let rest = whole.remainder();
+    for (word, bytes) in state[lane..].iter_mut().zip(whole) {
+        *word ^= u64::from_le_bytes(bytes.try_into().unwrap_or([0; 8]));
+    }
+    if !rest.is_empty() {
+        let mut bytes = [0u8; 8];
+        bytes[..rest.len()].copy_from_slice(rest);
+        state[lane + (data.len() - rest.len()) / 8] ^= u64::from_le_bytes(bytes);
     }
 }
 
