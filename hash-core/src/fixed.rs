@@ -346,6 +346,30 @@ pub fn compress_final_buffered<A: FixedAlgorithm>(backend: A::Backend, state: &m
     pad(A::PADDING, &mut buffer, total, |block| A::compress(backend, state, slice::from_ref(block)));
 }
 
+/// [`compress_final_buffered`], out of line and marked cold: for a
+/// `finalize` whose usual path is the backend's own
+/// [`FixedAlgorithm::compress_final`] (padding built in registers), so that
+/// the rare buffered path (a tail too long for one block, or a backend
+/// without that path) does not make `finalize` too big to be inlined into
+/// its callers. The drop-in replacements in `dropin/` use it on x86-64:
+/// with the buffered path inline, a program that hashed from more than one
+/// place got `finalize` as a call of its own and one more copy of the whole
+/// hasher (SHA-256 through `Digest::digest` 0.89x RustCrypto's at 64 B,
+/// SHA-1 15% slower at 16 B; AMD Zen 3).
+///
+/// # Panics
+/// As [`compress_final_buffered`].
+#[cold]
+#[inline(never)]
+pub fn compress_final_buffered_cold<A: FixedAlgorithm>(
+    backend: A::Backend,
+    state: &mut A::State,
+    tail: &[u8],
+    total: u128,
+) {
+    compress_final_buffered::<A>(backend, state, tail, total);
+}
+
 /// One-shot hash with a backend the caller has checked. Always inlined:
 /// the batch paths' one-by-one loops call it for every message (inlined,
 /// batches of two 16-byte SHA-1 messages ran 3% faster on an Intel Xeon,

@@ -66,7 +66,8 @@ pub use checks::{BatchError, check_batch};
 #[doc(hidden)]
 pub use cpufeatures as __cpufeatures;
 pub use fixed::{
-    Core, FixedAlgorithm, Hasher, assert_pairs, compress_final_buffered, hash_pairs_gathered, hash_prefixed_gathered,
+    Core, FixedAlgorithm, Hasher, assert_pairs, compress_final_buffered, compress_final_buffered_cold,
+    hash_pairs_gathered, hash_prefixed_gathered,
 };
 pub use generic_array;
 pub use generic_array::typenum;

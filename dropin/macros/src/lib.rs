@@ -18,8 +18,9 @@
 /// `final_in_registers` (a `bool` constant) says whether the hash's
 /// backends on the target build the final padded block in registers
 /// (`FixedAlgorithm::compress_final`: SHA-1's on x86-64, MD5's nowhere): if
-/// so, the buffered padding is kept out of line (see `final_buffered` in the
-/// expansion), else it is the only path and stays inline.
+/// so, the buffered padding is kept out of line
+/// (`hash_core::compress_final_buffered_cold`), else it is the only path and
+/// stays inline.
 ///
 /// ```ignore
 /// hashes_dropin_macros::md_core_0_10! {
@@ -47,21 +48,6 @@ macro_rules! md_core_0_10 {
             } else {
                 ::ours::Backend::detect()
             }
-        }
-
-        /// The final block padded in a buffer, out of line, for hashes
-        /// whose backends build it in registers (`final_in_registers`):
-        /// taken only where the tail and the length do not fit in one
-        /// block, or on a backend without that path. Kept out of
-        /// `finalize_fixed_core` so that `digest`'s `finalize`, which
-        /// inlines it, stays small enough to be inlined into its callers:
-        /// inline, this path made `finalize` a call of its own, with one
-        /// more copy of the whole hasher (SHA-1 at 16 B through
-        /// `Digest::digest` 15% slower, AMD Zen 3).
-        #[cold]
-        #[inline(never)]
-        fn final_buffered(backend: ::ours::Backend, state: &mut [u32; $words], tail: &[u8], bytes: u128) {
-            ::hash_core::compress_final_buffered::<Alg>(backend, state, tail, bytes);
         }
 
         #[doc = concat!($name, "'s block-level core, as `digest`'s `CoreWrapper` drives it.")]
@@ -121,15 +107,15 @@ macro_rules! md_core_0_10 {
                 // The backend's own final-block path where the tail and the
                 // 8-byte length fit in one block, as our own `finalize` does;
                 // else the buffered padding, out of line where the backends
-                // have that path (see `final_buffered`), inline where they
-                // do not (MD5: it is the only path).
+                // have that path (`hash_core::compress_final_buffered_cold`),
+                // inline where they do not (MD5: it is the only path).
                 if $fast
                     && tail.len() + 8 < 64
                     && <Alg as ::hash_core::FixedAlgorithm>::has_compress_final(self.backend)
                 {
                     <Alg as ::hash_core::FixedAlgorithm>::compress_final(self.backend, &mut self.state, tail, bytes);
                 } else if $fast {
-                    final_buffered(self.backend, &mut self.state, tail, bytes);
+                    ::hash_core::compress_final_buffered_cold::<Alg>(self.backend, &mut self.state, tail, bytes);
                 } else {
                     ::hash_core::compress_final_buffered::<Alg>(self.backend, &mut self.state, tail, bytes);
                 }
@@ -211,21 +197,6 @@ macro_rules! md_core_0_11 {
             }
         }
 
-        /// The final block padded in a buffer, out of line, for hashes
-        /// whose backends build it in registers (`final_in_registers`):
-        /// taken only where the tail and the length do not fit in one
-        /// block, or on a backend without that path. Kept out of
-        /// `finalize_fixed_core` so that `digest`'s `finalize`, which
-        /// inlines it, stays small enough to be inlined into its callers:
-        /// inline, this path made `finalize` a call of its own, with one
-        /// more copy of the whole hasher (SHA-1 at 16 B through
-        /// `Digest::digest` 15% slower, AMD Zen 3).
-        #[cold]
-        #[inline(never)]
-        fn final_buffered(backend: ::ours::Backend, state: &mut [u32; $words], tail: &[u8], bytes: u128) {
-            ::hash_core::compress_final_buffered::<Alg>(backend, state, tail, bytes);
-        }
-
         /// Hand `bytes` (whole blocks) to our compression as one slice of
         /// blocks: an empty eager buffer passes whole blocks straight
         /// through, without copying.
@@ -290,12 +261,12 @@ macro_rules! md_core_0_11 {
                 // The backend's own final-block path where the tail and the
                 // 8-byte length fit in one block, as our own `finalize` does.
                 // Else the buffered padding, out of line where the backends
-                // have the register path (see `final_buffered`).
+                // have the register path (`hash_core::compress_final_buffered_cold`).
                 let mut h = self.h;
                 if $fast && tail.len() + 8 < 64 && <Alg as ::hash_core::FixedAlgorithm>::has_compress_final(self.backend) {
                     <Alg as ::hash_core::FixedAlgorithm>::compress_final(self.backend, &mut h, tail, bytes);
                 } else if $fast {
-                    final_buffered(self.backend, &mut h, tail, bytes);
+                    ::hash_core::compress_final_buffered_cold::<Alg>(self.backend, &mut h, tail, bytes);
                 } else {
                     ::hash_core::compress_final_buffered::<Alg>(self.backend, &mut h, tail, bytes);
                 }

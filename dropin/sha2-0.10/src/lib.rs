@@ -139,21 +139,6 @@ pub struct Sha512VarCore {
     backend: ours512::Backend,
 }
 
-/// The final block padded in a buffer, out of line: on x86-64, where the
-/// backends build the final block in registers, taken only where the tail
-/// and the length do not fit in one block, or on the portable backend.
-/// Kept out of `finalize_variable_core` so that `digest`'s `finalize`,
-/// which inlines it, stays small enough to be inlined into its callers:
-/// with this path inline, a program that hashes from more than one place
-/// got `finalize` as a call of its own, with one more copy of the whole
-/// hasher (SHA-256 through `Digest::digest` 0.89x RustCrypto at 64 B, AMD
-/// Zen 3). Elsewhere it is the only path, and stays inline.
-#[cold]
-#[inline(never)]
-fn final_buffered<A: FixedAlgorithm>(backend: A::Backend, state: &mut A::State, tail: &[u8], bytes: u128) {
-    hash_core::compress_final_buffered::<A>(backend, state, tail, bytes);
-}
-
 macro_rules! var_core {
     ($core:ident, $alg:ty, $backend:ident, $block:ty, $out:ty, $room:literal, $name:literal,
      { $($size:literal => $init:expr),* }) => {
@@ -199,13 +184,13 @@ macro_rules! var_core {
                 // The backend's own final-block path (padding built in
                 // registers) where the tail and the length fit in one block,
                 // as our own `finalize` does; else pad in a buffer (out of
-                // line on x86-64: see `final_buffered`).
+                // line on x86-64: see `hash_core::compress_final_buffered_cold`).
                 if tail.len() + $room < <$block as digest::typenum::Unsigned>::USIZE
                     && <$alg as FixedAlgorithm>::has_compress_final(self.backend)
                 {
                     <$alg as FixedAlgorithm>::compress_final(self.backend, &mut self.state, tail, bytes);
                 } else if cfg!(target_arch = "x86_64") {
-                    final_buffered::<$alg>(self.backend, &mut self.state, tail, bytes);
+                    hash_core::compress_final_buffered_cold::<$alg>(self.backend, &mut self.state, tail, bytes);
                 } else {
                     hash_core::compress_final_buffered::<$alg>(self.backend, &mut self.state, tail, bytes);
                 }
