@@ -229,33 +229,38 @@ pub(crate) fn xor_block(state: &mut [u64; 25], block: &[u8]) {
     }
 }
 
-/// Absorb every block: XOR it into the state, then permute (FIPS 202 §4
-/// Algorithm 8 step 6). Inlined so that the caller's target features apply.
-/// `RATE` is the block size in bytes, a multiple of 8 below 200.
-#[cfg(all(target_arch = "x86_64", feature = "x86"))]
-#[inline(always)]
-pub(crate) fn absorb_inline<const RATE: usize, const ROUNDS: usize, B: AsRef<[u8]>>(
-    state: &mut [u64; 25],
-    blocks: &[B],
-) {
-    for block in blocks {
-        xor_block(state, &block.as_ref()[..RATE]);
-        keccak_p::<ROUNDS>(state);
-    }
-}
-
 /// Absorb `blocks` (of `RATE` bytes each) into `state`, with the
 /// lane-complemented rounds of Keccak-p\[1600, `ROUNDS`\].
 pub(crate) fn absorb<const RATE: usize, const ROUNDS: usize, B: AsRef<[u8]>>(state: &mut [u64; 25], blocks: &[B]) {
     for block in blocks {
         xor_block(state, &block.as_ref()[..RATE]);
-        keccak_p_lc::<ROUNDS>(state);
+        permute::<ROUNDS>(state);
     }
 }
 
 /// Apply Keccak-p\[1600, `ROUNDS`\] once, with the lane-complemented rounds.
+///
+/// The two round counts this crate uses go through a non-generic function
+/// each, compiled once in this crate, rather than once for every rate and
+/// block type in every crate that instantiates [`absorb`] (the permutation
+/// is about 1.6 KB of code; a call per block costs nothing beside it).
+#[inline]
 pub(crate) fn permute<const ROUNDS: usize>(state: &mut [u64; 25]) {
-    keccak_p_lc::<ROUNDS>(state);
+    match ROUNDS {
+        24 => keccak_f1600_lc(state),
+        12 => keccak_p1600_12_lc(state),
+        _ => keccak_p_lc::<ROUNDS>(state),
+    }
+}
+
+/// Keccak-f\[1600\] (24 rounds), lane-complemented.
+fn keccak_f1600_lc(state: &mut [u64; 25]) {
+    keccak_p_lc::<24>(state);
+}
+
+/// Keccak-p\[1600, 12\] (TurboSHAKE, KangarooTwelve), lane-complemented.
+fn keccak_p1600_12_lc(state: &mut [u64; 25]) {
+    keccak_p_lc::<12>(state);
 }
 
 #[cfg(test)]

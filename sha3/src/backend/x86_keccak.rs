@@ -19,11 +19,36 @@ use super::portable;
 /// block in this one call.
 #[target_feature(enable = "bmi1,bmi2")]
 pub(super) fn absorb<const RATE: usize, const ROUNDS: usize, B: AsRef<[u8]>>(state: &mut [u64; 25], blocks: &[B]) {
-    portable::absorb_inline::<RATE, ROUNDS, B>(state, blocks);
+    for block in blocks {
+        portable::xor_block(state, &block.as_ref()[..RATE]);
+        permute::<ROUNDS>(state);
+    }
 }
 
 /// Apply Keccak-p\[1600, `ROUNDS`\] once.
+///
+/// The two round counts this crate uses go through a non-generic function
+/// each, compiled once in this crate, rather than inlined into every
+/// instantiation of [`absorb`] (one per rate and block type, in every crate
+/// that hashes): the same code, a call per block.
 #[target_feature(enable = "bmi1,bmi2")]
+#[inline]
 pub(super) fn permute<const ROUNDS: usize>(state: &mut [u64; 25]) {
-    portable::keccak_p::<ROUNDS>(state);
+    match ROUNDS {
+        24 => keccak_f1600(state),
+        12 => keccak_p1600_12(state),
+        _ => portable::keccak_p::<ROUNDS>(state),
+    }
+}
+
+/// Keccak-f\[1600\] (24 rounds).
+#[target_feature(enable = "bmi1,bmi2")]
+fn keccak_f1600(state: &mut [u64; 25]) {
+    portable::keccak_p::<24>(state);
+}
+
+/// Keccak-p\[1600, 12\] (TurboSHAKE, KangarooTwelve).
+#[target_feature(enable = "bmi1,bmi2")]
+fn keccak_p1600_12(state: &mut [u64; 25]) {
+    portable::keccak_p::<12>(state);
 }
