@@ -34,9 +34,13 @@ fn spec_examples() {
 
 #[test]
 fn every_split_up_to_300_bytes() {
+    // SHA-224 is SHA-256's compression and buffering with another IV and a
+    // shorter output (FIPS 180-4 §6.3): its splits up to two blocks and a
+    // bit (the padding's boundary at 55/56 bytes, a block boundary inside
+    // each `update`) cover what is its own, at 1/10 of the cost of 300.
     for b in backends() {
         testing::check_splits::<algorithm::Sha256>(b, 300);
-        testing::check_splits::<algorithm::Sha224>(b, 300);
+        testing::check_splits::<algorithm::Sha224>(b, 2 * 64 + 8);
     }
 }
 

@@ -105,11 +105,16 @@ fn spec_examples() {
 
 #[test]
 fn every_split_up_to_300_bytes() {
+    // SHA-384, SHA-512/224 and SHA-512/256 are SHA-512's compression and
+    // buffering with other IVs and shorter outputs (FIPS 180-4 §6.5-§6.7):
+    // their splits up to a block and a bit (the padding's boundary at
+    // 111/112 bytes, the next block's start) cover what is their own, at a
+    // tenth of the cost of 300 bytes each.
     for b in backends() {
         testing::check_splits::<algorithm::Sha512>(b, 300);
-        testing::check_splits::<algorithm::Sha384>(b, 300);
-        testing::check_splits::<algorithm::Sha512_224>(b, 300);
-        testing::check_splits::<algorithm::Sha512_256>(b, 300);
+        testing::check_splits::<algorithm::Sha384>(b, 128 + 8);
+        testing::check_splits::<algorithm::Sha512_224>(b, 128 + 8);
+        testing::check_splits::<algorithm::Sha512_256>(b, 128 + 8);
     }
 }
 
