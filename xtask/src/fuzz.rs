@@ -17,7 +17,7 @@ const TARGETS: &[(&str, &str)] = &[
     ("sha1dc", "Sha1Dc vs sha1collisiondetection (the reference's Rust port), near real collisions"),
 ];
 
-const HELP: &str = "usage: cargo xtask fuzz [--seconds N] [--build-only] [TARGET...]
+const HELP: &str = "usage: cargo xtask fuzz [--seconds N] [--jobs N] [--build-only] [TARGET...]
 
 Builds the fuzz targets of fuzz/ (cargo-fuzz, libFuzzer, AddressSanitizer,
 debug assertions on) with the nightly toolchain, then runs each TARGET (all of
@@ -38,6 +38,8 @@ targets:
 
 options:
   --seconds N    run each target for N seconds (default 60)
+  --jobs N       run N targets at a time (default: one per CPU core; each
+                 libFuzzer run uses one core)
   --build-only   build the targets and stop
   -h, --help     this text
 
@@ -48,12 +50,14 @@ Needs the nightly toolchain and cargo-fuzz:
 #[derive(Debug)]
 struct Options {
     seconds: u64,
+    /// Targets fuzzed at once (0: one per core).
+    jobs: usize,
     build_only: bool,
     targets: Vec<&'static str>,
 }
 
 fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
-    let mut opts = Options { seconds: 60, build_only: false, targets: Vec::new() };
+    let mut opts = Options { seconds: 60, jobs: 0, build_only: false, targets: Vec::new() };
     let mut args = args.iter();
     while let Some(arg) = args.next() {
         match arg.as_str() {
@@ -62,6 +66,13 @@ fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
                 opts.seconds = match n.parse() {
                     Ok(n) if n > 0 => n,
                     _ => return Err(format!("--seconds: `{n}` is not a positive whole number of seconds")),
+                };
+            }
+            "--jobs" => {
+                let n = args.next().ok_or("--jobs needs a number of targets")?;
+                opts.jobs = match n.parse() {
+                    Ok(n) if n > 0 => n,
+                    _ => return Err(format!("--jobs: `{n}` is not a positive whole number")),
                 };
             }
             "--build-only" => opts.build_only = true,
@@ -115,13 +126,45 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
 
     let logs = root.join("target/fuzz-logs");
     std::fs::create_dir_all(&logs).map_err(|e| format!("{}: {e}", logs.display()))?;
-    let mut results = Vec::new();
-    for (i, &target) in opts.targets.iter().enumerate() {
-        let what = TARGETS.iter().find(|(t, _)| *t == target).map_or("", |(_, w)| *w);
-        eprintln!("[{}/{steps}] fuzzing `{target}` for {} s: {what}", i + 2, opts.seconds);
-        let result = run_target(&root, &logs, target, opts.seconds)?;
-        results.push((target, result));
+    // libFuzzer runs one process on one core: the targets run `jobs` at a
+    // time, each for the full --seconds, so a 2-core machine fuzzes twice
+    // as long per wall-clock second.
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let jobs = if opts.jobs == 0 { cores } else { opts.jobs }.min(opts.targets.len()).max(1);
+    if jobs > 1 {
+        eprintln!("      {jobs} targets at a time (--jobs; progress lines name their target)");
     }
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results = std::sync::Mutex::new(Vec::new());
+    let first_error = std::sync::Mutex::new(None::<String>);
+    std::thread::scope(|scope| {
+        for _ in 0..jobs {
+            scope.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                    let Some(&target) = opts.targets.get(i) else { break };
+                    if first_error.lock().is_ok_and(|e| e.is_some()) {
+                        break;
+                    }
+                    let what = TARGETS.iter().find(|(t, _)| *t == target).map_or("", |(_, w)| *w);
+                    eprintln!("[{}/{steps}] fuzzing `{target}` for {} s: {what}", i + 2, opts.seconds);
+                    match run_target(&root, &logs, target, opts.seconds) {
+                        Ok(r) => results.lock().unwrap_or_else(|p| p.into_inner()).push((i, target, r)),
+                        Err(e) => {
+                            eprintln!("{e}");
+                            first_error.lock().unwrap_or_else(|p| p.into_inner()).get_or_insert(e);
+                        }
+                    }
+                }
+            });
+        }
+    });
+    if let Some(e) = first_error.into_inner().unwrap_or_else(|p| p.into_inner()) {
+        return Err(e);
+    }
+    let mut results = results.into_inner().unwrap_or_else(|p| p.into_inner());
+    results.sort_by_key(|&(i, _, _)| i);
+    let results: Vec<(&str, TargetResult)> = results.into_iter().map(|(_, t, r)| (t, r)).collect();
 
     eprintln!();
     eprintln!("{:<10} {:>14} {:>8} {:>10} {:>8}", "target", "executions", "seconds", "exec/s", "corpus");
@@ -214,7 +257,7 @@ fn run_target(root: &Path, logs: &Path, target: &str, seconds: u64) -> Result<Ta
             last_print = Instant::now();
             let execs = last_stats.split_whitespace().next().unwrap_or("#0").trim_start_matches('#');
             eprintln!(
-                "      {:>4} s: {execs} executions, coverage {}, corpus {}, {} exec/s",
+                "      {target:<9} {:>4} s: {execs} executions, coverage {}, corpus {}, {} exec/s",
                 started.elapsed().as_secs(),
                 field(&last_stats, "cov:").unwrap_or("?"),
                 field(&last_stats, "corp:").unwrap_or("?"),
@@ -241,7 +284,7 @@ fn run_target(root: &Path, logs: &Path, target: &str, seconds: u64) -> Result<Ta
     if executions == 0 {
         return Err(format!("fuzz target `{target}` ran no inputs (see {})", log_path.display()));
     }
-    eprintln!("      done: {executions} executions in {elapsed:.0} s, corpus {corpus_size} inputs");
+    eprintln!("      {target:<9} done: {executions} executions in {elapsed:.0} s, corpus {corpus_size} inputs");
     Ok(TargetResult { executions, seconds: elapsed, corpus: corpus_size })
 }
 
@@ -266,13 +309,17 @@ mod tests {
         assert_eq!((o.seconds, o.targets, o.build_only), (5, vec!["xof", "batch"], false));
         let o = parse_args(&args(&[])).unwrap().unwrap();
         assert_eq!(o.targets.len(), TARGETS.len());
-        assert_eq!(o.seconds, 60);
+        assert_eq!((o.seconds, o.jobs), (60, 0));
+        let o = parse_args(&args(&["--jobs", "3", "xof"])).unwrap().unwrap();
+        assert_eq!((o.jobs, o.targets), (3, vec!["xof"]));
     }
 
     #[test]
     fn refuses_bad_arguments() {
         assert!(parse_args(&args(&["--seconds", "0"])).unwrap_err().contains("positive"));
         assert!(parse_args(&args(&["--seconds"])).unwrap_err().contains("needs"));
+        assert!(parse_args(&args(&["--jobs", "0"])).unwrap_err().contains("positive"));
+        assert!(parse_args(&args(&["--jobs"])).unwrap_err().contains("needs"));
         assert!(parse_args(&args(&["nope"])).unwrap_err().contains("unknown fuzz target `nope`"));
         assert!(parse_args(&args(&["--frobnicate"])).unwrap_err().contains("unknown option"));
     }
