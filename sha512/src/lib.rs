@@ -56,6 +56,9 @@
 //! * [`Backend::Aarch64`] (any aarch64): scalar code arranged for aarch64's
 //!   rotated operands, for CPUs without the SHA512 extension (Cortex-A72,
 //!   A76, Neoverse N1, ...).
+//! * [`Backend::Sse2`] (32-bit x86 with SSE2: every i686 target): each
+//!   64-bit word in an `xmm` register's low half, one instruction per 64-bit
+//!   add or shift where general registers need two or more.
 //! * [`Backend::Portable`]: safe, fully unrolled Rust, everywhere.
 //!
 //! The SHA-512 family has no x86 instructions of its own on the CPUs this

@@ -180,10 +180,10 @@ fn backend_listing() {
     // grep for.
     testing::check_backend_api::<Backend>("sha512");
     // Best first: AVX-512, then AVX2 (x86-64); the SHA512 extension, then
-    // the scalar aarch64 code (aarch64); then portable.
+    // the scalar aarch64 code (aarch64); SSE2 (32-bit x86); then portable.
     assert_eq!(
         Backend::all(),
-        [Backend::Avx512, Backend::Avx2, Backend::ArmSha512, Backend::Aarch64, Backend::Portable]
+        [Backend::Avx512, Backend::Avx2, Backend::ArmSha512, Backend::Aarch64, Backend::Sse2, Backend::Portable]
     );
     for &b in Backend::all() {
         assert_eq!(Backend::from_name(b.name()), Some(b));
@@ -192,7 +192,13 @@ fn backend_listing() {
     // Built without the backend features (`--no-default-features`): every
     // variant is still listed, but only the portable code exists, so it is
     // the one backend available and the one detected.
-    #[cfg(not(any(feature = "avx2", feature = "avx512", feature = "arm-sha512", feature = "aarch64")))]
+    #[cfg(not(any(
+        feature = "avx2",
+        feature = "avx512",
+        feature = "arm-sha512",
+        feature = "aarch64",
+        feature = "sse2"
+    )))]
     {
         assert_eq!(Backend::available().collect::<Vec<_>>(), [Backend::Portable]);
         assert_eq!(Backend::detect(), Backend::Portable);

@@ -1,6 +1,7 @@
-//! `cargo xtask bench-target --target T`: the portable code's speed where it
-//! is what users get. Builds `bench/targets` (its own Cargo workspace: our
-//! crates beside RustCrypto's software backends) for target `T` with
+//! `cargo xtask bench-target --target T`: the speed of our code where the
+//! portable backend (and on i686 SHA-512's `sse2`) is what users get.
+//! Builds `bench/targets` (its own Cargo workspace: our crates beside
+//! RustCrypto's software backends) for target `T` with
 //! Debian's `rustc-web` and `-Zbuild-std`, as `.ci/targets` does, and runs
 //! it: natively for i686 (through the cross C library's loader), under
 //! Node's WASI (`xtask/wasi-run.mjs`, V8's JIT) for wasm32-wasip1, under
@@ -12,9 +13,10 @@ use std::time::Instant;
 
 const USAGE: &str = "usage: cargo xtask bench-target --target T [--quick] [--algo NAME]...
 
-Times our portable code against RustCrypto's software backends (sha2, sha1,
-md-5 0.10 and 0.11, sha3 0.10 and 0.12), both built for target T, at 16 B to
-1 MiB, and prints one table with the ratio of our speed to the fastest peer's.
+Times our code (the detected backend: portable, and sse2 for SHA-512 on
+i686) against RustCrypto's software backends (sha2, sha1, md-5 0.10 and 0.11,
+sha3 0.10 and 0.12), both built for target T, at 16 B to 1 MiB, and prints
+one table with the ratio of our speed to the fastest peer's.
 
 targets: i686-unknown-linux-gnu (run natively), wasm32-wasip1 (run in Node's
 WASI, V8's JIT), s390x-unknown-linux-gnu and armv7-unknown-linux-gnueabihf

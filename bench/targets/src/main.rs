@@ -1,4 +1,5 @@
-//! Speed of our portable code against RustCrypto's software backends, both
+//! Speed of our code (the detected backend: the portable one, and `sse2`
+//! for SHA-512 on 32-bit x86) against RustCrypto's software backends, both
 //! built for the same target (run by `cargo xtask bench-target --target T`).
 //!
 //! `hashes-targets-bench [--quick] [--algo NAME]...`: for MD5, SHA-1,

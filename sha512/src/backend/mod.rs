@@ -92,6 +92,18 @@ hash_core::backend_table! {
         /// Needs aarch64 (any; no extension) and the `aarch64` cargo feature
         /// (on by default).
         Aarch64 = aarch64 in aarch64_scalar;
+        /// 32-bit x86 (i686) with SSE2: each 64-bit word in the low half of an
+        /// `xmm` register, so that a 64-bit add is one `paddq` and a rotation
+        /// two shifts and an OR, where the portable code needs register pairs
+        /// (`add` + `adc`, four-instruction rotations) and spills its working
+        /// variables from the seven free general registers (see
+        /// `x86_sse2.rs`). One message at a time, also in `digest_many`.
+        ///
+        /// Needs a 32-bit x86 target with SSE2 enabled (every i686 target;
+        /// not i586) and the `sse2` cargo feature (on by default); nothing to
+        /// detect at run time.
+        Sse2 = "sse2" if (all(target_arch = "x86", target_feature = "sse2", feature = "sse2"))
+            cpu [always] requires ["32-bit x86 (i686) with SSE2" "sse2"] in x86_sse2;
         /// Safe, fully unrolled Rust; runs everywhere. One message: one block
         /// at a time. `digest_many`: the messages one after another.
         Portable = portable in portable;
@@ -110,7 +122,9 @@ fn batch_engine(backend: Backend, messages: usize) -> &'static str {
         Backend::Avx512 if messages >= 4 => "avx512 8 lanes",
         Backend::Avx2 if messages >= 4 => "avx2 4 lanes + 1 scalar",
         Backend::ArmSha512 if messages >= 2 => "arm-sha512 2 streams",
-        Backend::Avx512 | Backend::Avx2 | Backend::ArmSha512 | Backend::Aarch64 | Backend::Portable => "one by one",
+        Backend::Avx512 | Backend::Avx2 | Backend::ArmSha512 | Backend::Aarch64 | Backend::Sse2 | Backend::Portable => {
+            "one by one"
+        }
     }
 }
 
@@ -161,7 +175,8 @@ pub(crate) fn compress(backend: Backend, state: &mut [u64; 8], blocks: &[Block<U
         // `compress_vl` needs avx2, bmi1, bmi2, avx512f and avx512vl.
         Avx512 => unsafe { x86_avx2::compress_vl(state, blocks) },
         // (arm-sha512: NEON is part of every aarch64 target.)
-        Avx2 | ArmSha512 => unsafe_in_file { compress(state, blocks) },
+        // (sse2: the row's `cfg` requires the target to enable it.)
+        Avx2 | ArmSha512 | Sse2 => unsafe_in_file { compress(state, blocks) },
         Aarch64 | Portable => safe_in_file { compress(state, blocks) },
     )
 }
@@ -190,7 +205,7 @@ where
         Avx512 => unsafe { x86_avx512::digest_many::<A>(inputs, outputs) },
         Avx2 => unsafe { x86_avx2::digest_many::<A>(inputs, outputs) },
         ArmSha512 => unsafe { aarch64_sha512::digest_many::<A>(inputs, outputs) },
-        Aarch64 | Portable => safe { hash_core::multi::digest_one_by_one::<A>(backend, inputs, outputs) },
+        Aarch64 | Sse2 | Portable => safe { hash_core::multi::digest_one_by_one::<A>(backend, inputs, outputs) },
     )
 }
 
