@@ -51,6 +51,7 @@ pub mod merkle;
 pub mod multi;
 mod padding;
 mod pairs;
+mod rounds;
 pub mod table;
 #[cfg(feature = "testing")]
 pub mod testing;

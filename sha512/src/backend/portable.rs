@@ -128,36 +128,14 @@ fn compress_block(state: &mut [u64; 8], block: &Block<U128>) {
 
     macro_rules! eight_rounds {
         ($t:expr) => {
-            round!(a, b, c, d, e, f, g, h, $t);
-            round!(h, a, b, c, d, e, f, g, $t + 1);
-            round!(g, h, a, b, c, d, e, f, $t + 2);
-            round!(f, g, h, a, b, c, d, e, $t + 3);
-            round!(e, f, g, h, a, b, c, d, $t + 4);
-            round!(d, e, f, g, h, a, b, c, $t + 5);
-            round!(c, d, e, f, g, h, a, b, $t + 6);
-            round!(b, c, d, e, f, g, h, a, $t + 7);
+            hash_core::sha2_eight_rounds!(round, [a, b, c, d, e, f, g, h], $t);
         };
     }
 
     #[cfg(any(target_arch = "x86", not(any(target_pointer_width = "32", target_family = "wasm"))))]
     macro_rules! eight_rounds_scheduled {
         ($t:expr) => {
-            schedule!($t);
-            round!(a, b, c, d, e, f, g, h, $t);
-            schedule!($t + 1);
-            round!(h, a, b, c, d, e, f, g, $t + 1);
-            schedule!($t + 2);
-            round!(g, h, a, b, c, d, e, f, $t + 2);
-            schedule!($t + 3);
-            round!(f, g, h, a, b, c, d, e, $t + 3);
-            schedule!($t + 4);
-            round!(e, f, g, h, a, b, c, d, $t + 4);
-            schedule!($t + 5);
-            round!(d, e, f, g, h, a, b, c, $t + 5);
-            schedule!($t + 6);
-            round!(c, d, e, f, g, h, a, b, $t + 6);
-            schedule!($t + 7);
-            round!(b, c, d, e, f, g, h, a, $t + 7);
+            hash_core::sha2_eight_rounds!(schedule, round, [a, b, c, d, e, f, g, h], $t);
         };
     }
 
