@@ -68,7 +68,7 @@ pub fn testable_backends<B: BackendKind>(what: &str) -> Vec<B> {
             out.push(b);
         } else {
             say(format_args!(
-                "{what}: SKIPPED backend [{}]: not runnable here (it needs {}); run on such a CPU, or see .ci/run for the qemu runs",
+                "{what}: SKIPPED backend [{}]: not runnable here (it needs {}); run on such a CPU, or see .ci/run for the runs under qemu and on other targets",
                 b.name(),
                 b.requires()
             ));
