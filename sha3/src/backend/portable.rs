@@ -243,7 +243,9 @@ pub(crate) fn absorb<const RATE: usize, const ROUNDS: usize, B: AsRef<[u8]>>(sta
 /// The two round counts this crate uses go through a non-generic function
 /// each, compiled once in this crate, rather than once for every rate and
 /// block type in every crate that instantiates [`absorb`] (the permutation
-/// is about 1.6 KB of code; a call per block costs nothing beside it).
+/// is about 1.6 KB of code): `cargo test -p sha3 --no-run` took half the
+/// CPU time. The price is a call and the state's copy per block: 1.3% more
+/// instructions for SHA3-256 (callgrind, 8 KiB and 64 B messages).
 #[inline]
 pub(crate) fn permute<const ROUNDS: usize>(state: &mut [u64; 25]) {
     match ROUNDS {
