@@ -370,6 +370,35 @@ pub fn compress_final_buffered_cold<A: FixedAlgorithm>(
     compress_final_buffered::<A>(backend, state, tail, total);
 }
 
+/// The final block of a `finalize` written outside this crate (the
+/// drop-in cores in `dropin/`), chosen as [`Hasher`]'s own `finalize`
+/// chooses: the backend's [`FixedAlgorithm::compress_final`] (padding built
+/// in registers) where the `tail` and the length field fit in one block and
+/// the backend has that path; else the padding in a buffer, out of line
+/// ([`compress_final_buffered_cold`]) if `buffered_out_of_line` (for hashes
+/// whose backends on this target have the register path, so that the rare
+/// buffered one does not stop `finalize` from being inlined), inline
+/// ([`compress_final_buffered`]) otherwise (where it is the only path).
+///
+/// # Panics
+/// As [`compress_final_buffered`].
+#[inline(always)]
+pub fn compress_final_tail<A: FixedAlgorithm>(
+    backend: A::Backend,
+    state: &mut A::State,
+    tail: &[u8],
+    total: u128,
+    buffered_out_of_line: bool,
+) {
+    if tail.len() + length_field(A::PADDING) < A::BlockSize::USIZE && A::has_compress_final(backend) {
+        A::compress_final(backend, state, tail, total);
+    } else if buffered_out_of_line {
+        compress_final_buffered_cold::<A>(backend, state, tail, total);
+    } else {
+        compress_final_buffered::<A>(backend, state, tail, total);
+    }
+}
+
 /// One-shot hash with a backend the caller has checked. Always inlined:
 /// the batch paths' one-by-one loops call it for every message (inlined,
 /// batches of two 16-byte SHA-1 messages ran 3% faster on an Intel Xeon,

@@ -68,7 +68,7 @@ pub use checks::{BatchError, check_batch};
 pub use cpufeatures as __cpufeatures;
 pub use fixed::{
     Core, FixedAlgorithm, Hasher, assert_pairs, compress_final_buffered, compress_final_buffered_cold,
-    hash_pairs_gathered, hash_prefixed_gathered,
+    compress_final_tail, hash_pairs_gathered, hash_prefixed_gathered,
 };
 pub use generic_array;
 pub use generic_array::typenum;

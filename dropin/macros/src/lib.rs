@@ -19,8 +19,8 @@
 /// backends on the target build the final padded block in registers
 /// (`FixedAlgorithm::compress_final`: SHA-1's on x86-64, MD5's nowhere): if
 /// so, the buffered padding is kept out of line
-/// (`hash_core::compress_final_buffered_cold`), else it is the only path and
-/// stays inline.
+/// (`hash_core::compress_final_tail`), else it is the only path and stays
+/// inline.
 ///
 /// ```ignore
 /// hashes_dropin_macros::md_core_0_10! {
@@ -107,18 +107,9 @@ macro_rules! md_core_0_10 {
                 // The backend's own final-block path where the tail and the
                 // 8-byte length fit in one block, as our own `finalize` does;
                 // else the buffered padding, out of line where the backends
-                // have that path (`hash_core::compress_final_buffered_cold`),
-                // inline where they do not (MD5: it is the only path).
-                if $fast
-                    && tail.len() + 8 < 64
-                    && <Alg as ::hash_core::FixedAlgorithm>::has_compress_final(self.backend)
-                {
-                    <Alg as ::hash_core::FixedAlgorithm>::compress_final(self.backend, &mut self.state, tail, bytes);
-                } else if $fast {
-                    ::hash_core::compress_final_buffered_cold::<Alg>(self.backend, &mut self.state, tail, bytes);
-                } else {
-                    ::hash_core::compress_final_buffered::<Alg>(self.backend, &mut self.state, tail, bytes);
-                }
+                // have that path, inline where they do not (MD5: it is the
+                // only path).
+                ::hash_core::compress_final_tail::<Alg>(self.backend, &mut self.state, tail, bytes, $fast);
                 buffer.reset();
                 let mut digest = [0u8; $out];
                 <Alg as ::hash_core::FixedAlgorithm>::output(&self.state, &mut digest);
@@ -261,15 +252,9 @@ macro_rules! md_core_0_11 {
                 // The backend's own final-block path where the tail and the
                 // 8-byte length fit in one block, as our own `finalize` does.
                 // Else the buffered padding, out of line where the backends
-                // have the register path (`hash_core::compress_final_buffered_cold`).
+                // have the register path.
                 let mut h = self.h;
-                if $fast && tail.len() + 8 < 64 && <Alg as ::hash_core::FixedAlgorithm>::has_compress_final(self.backend) {
-                    <Alg as ::hash_core::FixedAlgorithm>::compress_final(self.backend, &mut h, tail, bytes);
-                } else if $fast {
-                    ::hash_core::compress_final_buffered_cold::<Alg>(self.backend, &mut h, tail, bytes);
-                } else {
-                    ::hash_core::compress_final_buffered::<Alg>(self.backend, &mut h, tail, bytes);
-                }
+                ::hash_core::compress_final_tail::<Alg>(self.backend, &mut h, tail, bytes, $fast);
                 buffer.reset();
                 let mut digest = [0u8; OUT];
                 <Alg as ::hash_core::FixedAlgorithm>::output(&h, &mut digest);

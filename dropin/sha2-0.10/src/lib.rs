@@ -32,7 +32,7 @@ use digest::core_api::{
 #[cfg(feature = "compress")]
 use digest::generic_array::GenericArray;
 use digest::{HashMarker, InvalidOutputSize, Output};
-use hash_core::{Algorithm, FixedAlgorithm};
+use hash_core::Algorithm;
 
 /// The SHA-256 compression behind the 32-bit types (SHA-224's state is
 /// compressed the same way; only its initial values differ).
@@ -140,7 +140,7 @@ pub struct Sha512VarCore {
 }
 
 macro_rules! var_core {
-    ($core:ident, $alg:ty, $backend:ident, $block:ty, $out:ty, $room:literal, $name:literal,
+    ($core:ident, $alg:ty, $backend:ident, $block:ty, $out:ty, $name:literal,
      { $($size:literal => $init:expr),* }) => {
         impl HashMarker for $core {}
 
@@ -184,16 +184,14 @@ macro_rules! var_core {
                 // The backend's own final-block path (padding built in
                 // registers) where the tail and the length fit in one block,
                 // as our own `finalize` does; else pad in a buffer (out of
-                // line on x86-64: see `hash_core::compress_final_buffered_cold`).
-                if tail.len() + $room < <$block as digest::typenum::Unsigned>::USIZE
-                    && <$alg as FixedAlgorithm>::has_compress_final(self.backend)
-                {
-                    <$alg as FixedAlgorithm>::compress_final(self.backend, &mut self.state, tail, bytes);
-                } else if cfg!(target_arch = "x86_64") {
-                    hash_core::compress_final_buffered_cold::<$alg>(self.backend, &mut self.state, tail, bytes);
-                } else {
-                    hash_core::compress_final_buffered::<$alg>(self.backend, &mut self.state, tail, bytes);
-                }
+                // line on x86-64, where that is the rare path).
+                hash_core::compress_final_tail::<$alg>(
+                    self.backend,
+                    &mut self.state,
+                    tail,
+                    bytes,
+                    cfg!(target_arch = "x86_64"),
+                );
                 buffer.reset();
                 let width = core::mem::size_of_val(&self.state[0]);
                 for (bytes, word) in out.chunks_exact_mut(width).zip(self.state.iter()) {
@@ -217,11 +215,11 @@ macro_rules! var_core {
     };
 }
 
-var_core!(Sha256VarCore, Alg256, backend256, U64, U32, 8, "Sha256", {
+var_core!(Sha256VarCore, Alg256, backend256, U64, U32, "Sha256", {
     28 => init::SHA224,
     32 => init::SHA256
 });
-var_core!(Sha512VarCore, Alg512, backend512, U128, U64, 16, "Sha512", {
+var_core!(Sha512VarCore, Alg512, backend512, U128, U64, "Sha512", {
     28 => init::SHA512_224,
     32 => init::SHA512_256,
     48 => init::SHA384,

@@ -10,10 +10,10 @@ use digest::block_api::{
 use digest::common::hazmat::{DeserializeStateError, SerializableState, SerializedState};
 use digest::typenum::{U32, U40, U64, U80, U128, Unsigned};
 use digest::{HashMarker, InvalidOutputSize, Output};
+use hash_core::Algorithm;
 use hash_core::block_buffer::EagerBuffer;
 use hash_core::generic_array::{ArrayLength, GenericArray};
 use hash_core::typenum::{IsLess, Le, NonZero, U256};
-use hash_core::{Algorithm, FixedAlgorithm};
 
 type Alg256 = ours256::algorithm::Sha256;
 type Alg512 = ours512::algorithm::Sha512;
@@ -135,7 +135,7 @@ pub struct Sha512VarCore {
 }
 
 macro_rules! var_core {
-    ($core:ident, $alg:ty, $backend:ident, $word:ty, $count:ty, $block:ty, $out:ty, $room:literal,
+    ($core:ident, $alg:ty, $backend:ident, $word:ty, $count:ty, $block:ty, $out:ty,
      $ser:ty, $name:literal, { $($size:literal => $init:expr),* }) => {
         impl HashMarker for $core {}
 
@@ -181,16 +181,14 @@ macro_rules! var_core {
                 // The backend's own final-block path (padding built in
                 // registers) where the tail and the length fit in one block,
                 // as our own `finalize` does; else pad in a buffer (out of
-                // line on x86-64: see `hash_core::compress_final_buffered_cold`).
-                if tail.len() + $room < <$block as Unsigned>::USIZE
-                    && <$alg as FixedAlgorithm>::has_compress_final(self.backend)
-                {
-                    <$alg as FixedAlgorithm>::compress_final(self.backend, &mut self.state, tail, bytes);
-                } else if cfg!(target_arch = "x86_64") {
-                    hash_core::compress_final_buffered_cold::<$alg>(self.backend, &mut self.state, tail, bytes);
-                } else {
-                    hash_core::compress_final_buffered::<$alg>(self.backend, &mut self.state, tail, bytes);
-                }
+                // line on x86-64, where that is the rare path).
+                hash_core::compress_final_tail::<$alg>(
+                    self.backend,
+                    &mut self.state,
+                    tail,
+                    bytes,
+                    cfg!(target_arch = "x86_64"),
+                );
                 buffer.reset();
                 let width = core::mem::size_of::<$word>();
                 for (bytes, word) in out.chunks_exact_mut(width).zip(self.state.iter()) {
@@ -256,11 +254,11 @@ macro_rules! var_core {
     };
 }
 
-var_core!(Sha256VarCore, Alg256, backend256, u32, u64, U64, U32, 8, U40, "Sha256", {
+var_core!(Sha256VarCore, Alg256, backend256, u32, u64, U64, U32, U40, "Sha256", {
     28 => init::SHA224,
     32 => init::SHA256
 });
-var_core!(Sha512VarCore, Alg512, backend512, u64, u128, U128, U64, 16, U80, "Sha512", {
+var_core!(Sha512VarCore, Alg512, backend512, u64, u128, U128, U64, U80, "Sha512", {
     28 => init::SHA512_224,
     32 => init::SHA512_256,
     48 => init::SHA384,
