@@ -88,15 +88,23 @@ pub(crate) fn compress(state: &mut [u64; 8], blocks: &[Block<U128>]) {
     }
 }
 
+/// Step 1, t = 0..15 (§6.4.2): W[t] = M[t], the block's big-endian 64-bit
+/// words.
 #[inline(always)]
-fn compress_block(state: &mut [u64; 8], block: &Block<U128>) {
-    // Step 1, t = 0..15: W[t] = M[t], big-endian 64-bit words.
+pub(crate) fn message_words(block: &Block<U128>) -> [u64; 16] {
     let mut w = [0u64; 16];
     for (word, bytes) in w.iter_mut().zip(block.chunks_exact(8)) {
         let mut b = [0u8; 8];
         b.copy_from_slice(bytes);
         *word = u64::from_be_bytes(b);
     }
+    w
+}
+
+#[inline(always)]
+fn compress_block(state: &mut [u64; 8], block: &Block<U128>) {
+    // Step 1, t = 0..15; later words overwrite these in a 16-word ring.
+    let mut w = message_words(block);
 
     // Step 2: the working variables.
     let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = *state;

@@ -11,7 +11,7 @@
 //! written from the spec, the word held in the low 64-bit lane only.
 //!
 //! The round functions are the portable module's (the same formulas, on
-//! vectors); the block's words are read with `u64::from_be_bytes`. No
+//! vectors); the block's words are read as the portable code reads them. No
 //! `unsafe` here: every function is compiled with SSE2 (`#[target_feature]`,
 //! which the target enables anyway), so the intrinsics are safe to call;
 //! the dispatch calls `compress` under the row's `cfg`, which requires SSE2.
@@ -122,13 +122,10 @@ pub(crate) fn compress(state: &mut [u64; 8], blocks: &[Block<U128>]) {
 #[target_feature(enable = "sse2")]
 #[inline]
 fn compress_block(state: &mut [__m128i; 8], block: &Block<U128>) {
-    // Step 1, t = 0..15: W[t] = M[t], big-endian 64-bit words, in a
-    // 16-word ring extended in place.
+    // Step 1, t = 0..15, in a 16-word ring extended in place.
     let mut w = [word(0); 16];
-    for (slot, bytes) in w.iter_mut().zip(block.chunks_exact(8)) {
-        let mut b = [0u8; 8];
-        b.copy_from_slice(bytes);
-        *slot = word(u64::from_be_bytes(b));
+    for (slot, &m) in w.iter_mut().zip(super::portable::message_words(block).iter()) {
+        *slot = word(m);
     }
 
     // Step 2.
