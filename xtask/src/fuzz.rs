@@ -134,37 +134,42 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
     if jobs > 1 {
         eprintln!("      {jobs} targets at a time (--jobs; progress lines name their target)");
     }
+    // Each target's outcome in its slot; once one has failed, no new target
+    // starts (the running ones finish their --seconds).
     let next = std::sync::atomic::AtomicUsize::new(0);
-    let results = std::sync::Mutex::new(Vec::new());
-    let first_error = std::sync::Mutex::new(None::<String>);
+    let outcomes = std::sync::Mutex::new(opts.targets.iter().map(|_| None).collect::<Vec<_>>());
+    let failed = std::sync::atomic::AtomicBool::new(false);
+    let worker = || {
+        while !failed.load(std::sync::atomic::Ordering::SeqCst) {
+            let i = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            let Some(&target) = opts.targets.get(i) else { break };
+            let what = TARGETS.iter().find(|(t, _)| *t == target).map_or("", |(_, w)| *w);
+            eprintln!("[{}/{steps}] fuzzing `{target}` for {} s: {what}", i + 2, opts.seconds);
+            let outcome = run_target(&root, &logs, target, opts.seconds);
+            if outcome.is_err() {
+                eprintln!("      {target:<9} FAILED (details below once the running targets stop)");
+                failed.store(true, std::sync::atomic::Ordering::SeqCst);
+            }
+            outcomes.lock().unwrap_or_else(|p| p.into_inner())[i] = Some(outcome);
+        }
+    };
     std::thread::scope(|scope| {
-        for _ in 0..jobs {
-            scope.spawn(|| {
-                loop {
-                    let i = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-                    let Some(&target) = opts.targets.get(i) else { break };
-                    if first_error.lock().is_ok_and(|e| e.is_some()) {
-                        break;
-                    }
-                    let what = TARGETS.iter().find(|(t, _)| *t == target).map_or("", |(_, w)| *w);
-                    eprintln!("[{}/{steps}] fuzzing `{target}` for {} s: {what}", i + 2, opts.seconds);
-                    match run_target(&root, &logs, target, opts.seconds) {
-                        Ok(r) => results.lock().unwrap_or_else(|p| p.into_inner()).push((i, target, r)),
-                        Err(e) => {
-                            eprintln!("{e}");
-                            first_error.lock().unwrap_or_else(|p| p.into_inner()).get_or_insert(e);
-                        }
-                    }
-                }
-            });
+        // Without threads (a limit, a sandbox), the targets run one at a
+        // time on this one, as they did before --jobs.
+        let spawned = (0..jobs).take_while(|_| std::thread::Builder::new().spawn_scoped(scope, worker).is_ok()).count();
+        if spawned == 0 {
+            eprintln!("      cannot start a thread: the targets run one at a time");
+            worker();
         }
     });
-    if let Some(e) = first_error.into_inner().unwrap_or_else(|p| p.into_inner()) {
-        return Err(e);
+    let mut results = Vec::new();
+    for (&target, outcome) in opts.targets.iter().zip(outcomes.into_inner().unwrap_or_else(|p| p.into_inner())) {
+        // A slot stays empty only for a target that did not start because
+        // another had failed; that failure's error is returned from its slot.
+        if let Some(outcome) = outcome {
+            results.push((target, outcome?));
+        }
     }
-    let mut results = results.into_inner().unwrap_or_else(|p| p.into_inner());
-    results.sort_by_key(|&(i, _, _)| i);
-    let results: Vec<(&str, TargetResult)> = results.into_iter().map(|(_, t, r)| (t, r)).collect();
 
     eprintln!();
     eprintln!("{:<10} {:>14} {:>8} {:>10} {:>8}", "target", "executions", "seconds", "exec/s", "corpus");
