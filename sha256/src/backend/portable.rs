@@ -136,22 +136,10 @@ fn compress_block(state: &mut [u32; 8], block: &Block<U64>) {
                     $h = t1.wrapping_add(big_sigma0($a)).wrapping_add(maj($a, $b, $c));
                 };
             }
-            round16!(a, b, c, d, e, f, g, h, 0);
-            round16!(h, a, b, c, d, e, f, g, 1);
-            round16!(g, h, a, b, c, d, e, f, 2);
-            round16!(f, g, h, a, b, c, d, e, 3);
-            round16!(e, f, g, h, a, b, c, d, 4);
-            round16!(d, e, f, g, h, a, b, c, 5);
-            round16!(c, d, e, f, g, h, a, b, 6);
-            round16!(b, c, d, e, f, g, h, a, 7);
-            round16!(a, b, c, d, e, f, g, h, 8);
-            round16!(h, a, b, c, d, e, f, g, 9);
-            round16!(g, h, a, b, c, d, e, f, 10);
-            round16!(f, g, h, a, b, c, d, e, 11);
-            round16!(e, f, g, h, a, b, c, d, 12);
-            round16!(d, e, f, g, h, a, b, c, 13);
-            round16!(c, d, e, f, g, h, a, b, 14);
-            round16!(b, c, d, e, f, g, h, a, 15);
+            // Sixteen rounds: two groups of eight, the names back in order
+            // after each.
+            hash_core::sha2_eight_rounds!(round16, [a, b, c, d, e, f, g, h], 0);
+            hash_core::sha2_eight_rounds!(round16, [a, b, c, d, e, f, g, h], 8);
             t0 += 16;
         }
     }
