@@ -286,3 +286,22 @@ pub mod aarch64 {
         None
     }
 }
+
+/// For `asm!` on aarch64: the template that loads the next 64-byte block
+/// from the operand `{p}` (post-incremented by 64) into `v4`..`v7` as
+/// big-endian 32-bit words (FIPS 180-4 §3.1), one `ld1` of four registers
+/// and a `rev32` each: how the SHA-1 and SHA-256 crypto-extension loops of
+/// `sha1` and `sha256` start a block. One string, so that it can stand as
+/// one of `asm!`'s template pieces.
+#[macro_export]
+macro_rules! aarch64_load_block_be32_v4_v7 {
+    () => {
+        concat!(
+            "ld1 {{v4.16b-v7.16b}}, [{p}], #64\n",
+            "rev32 v4.16b, v4.16b\n",
+            "rev32 v5.16b, v5.16b\n",
+            "rev32 v6.16b, v6.16b\n",
+            "rev32 v7.16b, v7.16b",
+        )
+    };
+}

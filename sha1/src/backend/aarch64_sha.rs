@@ -109,11 +109,7 @@ pub(crate) fn compress(state: &mut [u32; 5], blocks: &[Block<U64>]) {
     unsafe {
         asm!(
             "2:",
-            "ld1 {{v4.16b-v7.16b}}, [{p}], #64",
-            "rev32 v4.16b, v4.16b",
-            "rev32 v5.16b, v5.16b",
-            "rev32 v6.16b, v6.16b",
-            "rev32 v7.16b, v7.16b",
+            hash_core::aarch64_load_block_be32_v4_v7!(),
             "mov v22.16b, v0.16b",
             "add v20.4s, v16.4s, v4.4s",
             group1!(sched "c", "1", "3", "20", "21", "16", "5", "4", "5", "6", "7"),

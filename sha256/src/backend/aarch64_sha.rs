@@ -237,11 +237,7 @@ pub(super) fn compress(state: &mut [u32; 8], blocks: &[Block<U64>]) {
             "ld1 {{v24.4s-v27.4s}}, [{k}], #64",
             "ld1 {{v28.4s-v31.4s}}, [{k}]",
             "2:",
-            "ld1 {{v4.16b-v7.16b}}, [{p}], #64",
-            "rev32 v4.16b, v4.16b",
-            "rev32 v5.16b, v5.16b",
-            "rev32 v6.16b, v6.16b",
-            "rev32 v7.16b, v7.16b",
+            hash_core::aarch64_load_block_be32_v4_v7!(),
             "mov v8.16b, v0.16b",
             "mov v9.16b, v1.16b",
             // Rounds 0..3: the state saved for step 4 is ABCD's copy.
