@@ -11,10 +11,13 @@
 //!   the aarch64 loops beside OpenSSL's (`llvm-mca`).
 //! * `cargo xtask bench-target --target T`: the portable code against
 //!   RustCrypto's software backends, built for another target (i686, wasm32).
+//! * `cargo xtask bench-ab REV`: our speed against our speed at revision
+//!   `REV`, both versions in one program, timed in alternating turns.
 
 use std::process::ExitCode;
 
 mod bench;
+mod bench_ab;
 mod bench_target;
 mod dropin;
 mod fuzz;
@@ -29,6 +32,9 @@ commands:
           (cargo xtask kat --help for options)
   bench   run the speed comparison against OpenSSL and RustCrypto and write
           target/speed-report/ (cargo xtask bench --help for options)
+  bench-ab  time this tree against an earlier revision, both linked into
+          one program and timed in alternating turns (cargo xtask bench-ab
+          --help for options)
   hashsum-bench  time hashsum against GNU sha256sum, md5sum, sha512sum
           (cargo xtask hashsum-bench --help for options)
   dropin  run the replaced crates' and their dependents' published test
@@ -48,6 +54,7 @@ fn main() -> ExitCode {
         Some("bench") => bench::run(&args[1..]),
         Some("hashsum-bench") => hashsum_bench::run(&args[1..]),
         Some("bench-target") => bench_target::run(&args[1..]),
+        Some("bench-ab") => bench_ab::run(&args[1..]),
         Some("fuzz") => fuzz::run(&args[1..]),
         Some("dropin") => dropin::run(&args[1..]),
         Some("mca") => mca::run(&args[1..]),
