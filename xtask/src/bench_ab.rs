@@ -121,7 +121,12 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
     let status = Command::new(root.join("target/bench-ab/release/bench-ab"))
         .args(&pass)
         .status()
-        .map_err(|e| format!("cannot run the program: {e}"))?;
+        .map_err(|e| format!("cannot run the program: {e}"));
+    // The checkout is not left registered in this repository.
+    if let Err(e) = git(&root, &["worktree", "remove", "--force", &before.to_string_lossy()]) {
+        eprintln!("note: the checkout in {} stays: {e}", before.display());
+    }
+    let status = status?;
     if !status.success() {
         return Err(format!("the timing program failed ({status})"));
     }
