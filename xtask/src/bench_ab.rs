@@ -13,7 +13,7 @@
 //! build); its run. The harness's docs say how rows are timed and judged.
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 use std::time::Instant;
 
@@ -57,10 +57,7 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
         }
     }
     let rev = rev.ok_or(format!("a revision is required\n\n{USAGE}"))?;
-    // As in bench-target: the manifest directory cargo gives at run time.
-    let manifest_dir = std::env::var_os("CARGO_MANIFEST_DIR")
-        .map_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf(), PathBuf::from);
-    let root = manifest_dir.parent().ok_or("xtask has no parent directory")?.to_path_buf();
+    let root = crate::workspace_root()?;
     // The checkout and the program's package live outside this tree: a
     // package below this workspace's root was taken for one of its members
     // (its version read from this tree's manifest), whatever workspace of

@@ -117,13 +117,7 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
                     apt-get install rustc-web rust-web-src (see --help for the rest)"
             .into());
     }
-    // The manifest directory as `cargo run` (the `cargo xtask` alias) gives
-    // it at run time, before the one compiled in: a `target/` copied from
-    // another checkout holds an xtask binary that cargo may find fresh and
-    // whose compiled-in path is that other checkout's.
-    let manifest_dir = std::env::var_os("CARGO_MANIFEST_DIR")
-        .map_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf(), std::path::PathBuf::from);
-    let root = manifest_dir.parent().ok_or("xtask has no parent directory")?.to_path_buf();
+    let root = crate::workspace_root()?;
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let env_triple = triple.to_ascii_uppercase().replace('-', "_");
     let rustflags = format!("{} {SOFT_CFGS}", target.rustflags);

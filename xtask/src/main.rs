@@ -47,6 +47,17 @@ commands:
   mca     modelled cycles per block of every aarch64 backend's loop beside
           OpenSSL's, by llvm-mca (cargo xtask mca --help for options)";
 
+/// The workspace root: the parent of xtask's manifest directory as `cargo
+/// run` (the `cargo xtask` alias) gives it at run time, before the one
+/// compiled in: a `target/` copied from another checkout holds an xtask
+/// binary that cargo may find fresh and whose compiled-in path is that
+/// other checkout's.
+fn workspace_root() -> Result<std::path::PathBuf, String> {
+    let manifest_dir = std::env::var_os("CARGO_MANIFEST_DIR")
+        .map_or_else(|| std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")), std::path::PathBuf::from);
+    Ok(manifest_dir.parent().ok_or("xtask has no parent directory")?.to_path_buf())
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
