@@ -147,7 +147,7 @@ impl<A: FixedAlgorithm> Core<A> {
     pub(crate) fn finalize_into(&mut self, buffer: &mut EagerBuffer<A::BlockSize>, out: &mut A::Output) {
         let bytes = u128::from(self.blocks) * u128::from(A::BlockSize::U64) + buffer.get_pos() as u128;
         let (backend, state) = (self.backend, &mut self.state);
-        if buffer.get_pos() + length_field(A::PADDING) < A::BlockSize::USIZE && A::has_compress_final(backend) {
+        if takes_compress_final::<A>(backend, buffer.get_pos()) {
             A::compress_final(backend, state, buffer.get_data(), bytes);
             buffer.reset();
         } else {
@@ -370,6 +370,16 @@ pub fn compress_final_buffered_cold<A: FixedAlgorithm>(
     compress_final_buffered::<A>(backend, state, tail, total);
 }
 
+/// Whether a final `tail` of `tail_len` bytes goes through `backend`'s
+/// [`FixedAlgorithm::compress_final`]: the tail, the padding byte and the
+/// length field fit in one block, and the backend has that path. The one
+/// test of `Hasher`'s `finalize`, the one-shot path and
+/// [`compress_final_tail`].
+#[inline(always)]
+fn takes_compress_final<A: FixedAlgorithm>(backend: A::Backend, tail_len: usize) -> bool {
+    tail_len + length_field(A::PADDING) < A::BlockSize::USIZE && A::has_compress_final(backend)
+}
+
 /// The final block of a `finalize` written outside this crate (the
 /// drop-in cores in `dropin/`), chosen as [`Hasher`]'s own `finalize`
 /// chooses: the backend's [`FixedAlgorithm::compress_final`] (padding built
@@ -390,7 +400,7 @@ pub fn compress_final_tail<A: FixedAlgorithm>(
     total: u128,
     buffered_out_of_line: bool,
 ) {
-    if tail.len() + length_field(A::PADDING) < A::BlockSize::USIZE && A::has_compress_final(backend) {
+    if takes_compress_final::<A>(backend, tail.len()) {
         A::compress_final(backend, state, tail, total);
     } else if buffered_out_of_line {
         compress_final_buffered_cold::<A>(backend, state, tail, total);
@@ -407,7 +417,7 @@ pub fn compress_final_tail<A: FixedAlgorithm>(
 pub(crate) fn digest_with<A: FixedAlgorithm>(backend: A::Backend, data: &[u8]) -> A::Output {
     let bs = A::BlockSize::USIZE;
     let mut state = A::INIT;
-    if data.len() + length_field(A::PADDING) < bs && A::has_compress_final(backend) {
+    if takes_compress_final::<A>(backend, data.len()) {
         // One block in all, built from registers by the backend (see
         // `padded_rows`). Longer messages keep the path below: backends
         // that schedule two blocks at once (AVX2) get the last whole block
