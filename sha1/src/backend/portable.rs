@@ -42,15 +42,19 @@ pub(crate) fn compress(state: &mut [u32; 5], blocks: &[Block<U64>]) {
     // its reassociation adds K last, after ROTL⁵(a), which lengthens each
     // round's dependency chain from two operations to three (measured: 7%
     // slower).
-    // Not on wasm: there the engine's compiler (V8's, on x86-64) folds
-    // `x + y + K` into one `lea` with K as its displacement, so K added
-    // last costs nothing, while K in a local costs a register and an
-    // addition per round: literal constants took SHA-1 from 0.88-0.95x to
-    // 1.01-1.13x RustCrypto's software backend under Node (16 B to 1 MiB,
-    // Intel Xeon model 207, `cargo xtask bench-target --target wasm32-wasip1`).
-    #[cfg(not(target_family = "wasm"))]
+    // Not on wasm and 32-bit x86: there `x + y + K` becomes one `lea` with
+    // K as its displacement (V8's compiler does the same for wasm), so K
+    // added last costs one instruction less per round, and K held in a
+    // register costs one of the few there are. Literal constants took SHA-1
+    // from 0.88-0.95x to 1.01-1.13x RustCrypto's software backend under
+    // Node, and on i686 from 0.91-0.98x to 1.04-1.19x (16 B to 1 MiB, Intel
+    // Xeon model 207, `cargo xtask bench-target --target wasm32-wasip1` and
+    // `i686-unknown-linux-gnu`). (A three-part `lea` takes two cycles on
+    // AMD Zen 3, one on recent Intel cores: the x86-64 choice above was
+    // measured on Zen 3.)
+    #[cfg(not(any(target_family = "wasm", target_arch = "x86")))]
     let k = core::hint::black_box(K);
-    #[cfg(target_family = "wasm")]
+    #[cfg(any(target_family = "wasm", target_arch = "x86"))]
     let k = K;
     for block in blocks {
         [h0, h1, h2, h3, h4] = compress_block([h0, h1, h2, h3, h4], block, &k);
