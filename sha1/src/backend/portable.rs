@@ -49,9 +49,9 @@ pub(crate) fn compress(state: &mut [u32; 5], blocks: &[Block<U64>]) {
     // from 0.88-0.95x to 1.01-1.13x RustCrypto's software backend under
     // Node, and on i686 from 0.91-0.98x to 1.04-1.19x (16 B to 1 MiB, Intel
     // Xeon model 207, `cargo xtask bench-target --target wasm32-wasip1` and
-    // `i686-unknown-linux-gnu`). (A three-part `lea` takes two cycles on
-    // AMD Zen 3, one on recent Intel cores: the x86-64 choice above was
-    // measured on Zen 3.)
+    // `i686-unknown-linux-gnu`). (The x86-64 choice above was measured on
+    // AMD Zen 3, whose three-part `lea` has a longer latency than a plain
+    // add.)
     #[cfg(not(any(target_family = "wasm", target_arch = "x86")))]
     let k = core::hint::black_box(K);
     #[cfg(any(target_family = "wasm", target_arch = "x86"))]
