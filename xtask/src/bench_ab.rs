@@ -17,7 +17,8 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Instant;
 
-const USAGE: &str = "usage: cargo xtask bench-ab REV [--rounds N] [--round-ms MS] [--threshold R] [--algo A,B,...]
+const USAGE: &str =
+    "usage: cargo xtask bench-ab REV [--align] [--rounds N] [--round-ms MS] [--threshold R] [--algo A,B,...]
 
 Times our crates at revision REV (a commit, tag or branch) against this
 working tree, both linked into one program and timed in alternating turns
@@ -29,6 +30,13 @@ times the rounds, and only a row under it in all five is reported slower.
 Prints the 15 lowest rows with every pass's ratio (after / before speed).
 
 options:
+  --align          build with every function and every jump target aligned
+                   to 64 bytes (LLVM's -align-all-functions=6 and
+                   -align-all-nofallthru-blocks=6), so that where the linker
+                   happens to place each version's code (which 64-byte
+                   fetch and decode windows its loops straddle) counts
+                   less: a run of this tree against itself (REV = HEAD)
+                   shows what placement alone does to the rows
   --rounds N       turns of each version per row and pass (default 21)
   --round-ms MS    length of one turn (default 10)
   --threshold R    the ratio under which a row counts as slower (default 0.98)
@@ -40,9 +48,11 @@ build says so when it does not. Uses git and about 1.5 minutes of building.";
 pub(crate) fn run(args: &[String]) -> Result<(), String> {
     let mut rev = None;
     let mut pass = Vec::new();
+    let mut align = false;
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         match arg.as_str() {
+            "--align" => align = true,
             "--rounds" | "--round-ms" | "--threshold" | "--algo" => {
                 pass.push(arg.clone());
                 pass.push(it.next().ok_or(format!("{arg} needs a value"))?.clone());
@@ -98,14 +108,24 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
     write(&program.join("Cargo.toml"), &manifest)?;
     write(&program.join("harness.rs"), include_str!("bench_ab/harness.rs"))?;
 
-    println!("-- building both versions into one program (release, thin LTO)");
+    // The aligned build has a target directory of its own (RUSTFLAGS
+    // changes would rebuild everything in the other at every switch).
+    let (target_dir, rustflags) = if align {
+        ("target/bench-ab-aligned", "-C llvm-args=-align-all-functions=6 -C llvm-args=-align-all-nofallthru-blocks=6")
+    } else {
+        ("target/bench-ab", "")
+    };
+    println!(
+        "-- building both versions into one program (release, thin LTO{})",
+        if align { "; functions and jump targets aligned to 64 bytes" } else { "" }
+    );
     let started = Instant::now();
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let status = Command::new(&cargo)
         .current_dir(&program)
         .args(["build", "--release", "--manifest-path", "Cargo.toml"])
-        .env("CARGO_TARGET_DIR", root.join("target/bench-ab"))
-        .env_remove("RUSTFLAGS")
+        .env("CARGO_TARGET_DIR", root.join(target_dir))
+        .env("RUSTFLAGS", rustflags)
         .status()
         .map_err(|e| format!("cannot run {cargo}: {e}"))?;
     if !status.success() {
@@ -115,7 +135,7 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
         ));
     }
     println!("-- built in {:.0}s; timing {} against this tree", started.elapsed().as_secs_f64(), commit.trim());
-    let status = Command::new(root.join("target/bench-ab/release/bench-ab"))
+    let status = Command::new(root.join(target_dir).join("release/bench-ab"))
         .args(&pass)
         .status()
         .map_err(|e| format!("cannot run the program: {e}"));
