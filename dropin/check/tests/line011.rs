@@ -202,3 +202,47 @@ fn oids_and_names_match_original() {
     assert_eq!(format!("{:?}", sha1_011::Sha1::default()), format!("{:?}", orig_sha1_011::Sha1::default()));
     assert_eq!(format!("{:?}", sha3_012::Keccak256::default()), format!("{:?}", orig_sha3_012::Keccak256::default()));
 }
+
+/// `CoreProxy` (which `hmac` and other wrappers use to get at the core):
+/// after every prefix length, the drop-in decomposes into the core state
+/// and buffered bytes the original decomposes into, and composes back into
+/// a hasher that finishes the message with the original's digest. The
+/// sha2 hashers keep their own buffer (not `block-buffer`'s), converted at
+/// this boundary.
+macro_rules! core_proxy {
+    ($test:ident, $ours:ty, $theirs:ty) => {
+        #[test]
+        fn $test() {
+            use sha2_011::digest::block_api::CoreProxy;
+            use sha2_011::Digest as _;
+            let mut rng = Rng::new(0xc0de ^ stringify!($test).len() as u64);
+            for len in lengths() {
+                let (msg, _) = message_and_splits(&mut rng, len);
+                let want = <$theirs>::digest(&msg);
+                let cut = len / 3;
+                let mut h = <$ours>::new();
+                let mut t = <$theirs>::new();
+                h.update(&msg[..cut]);
+                t.update(&msg[..cut]);
+                let ((core, buffer), (tcore, tbuffer)) = (h.decompose(), t.decompose());
+                assert_eq!(core.serialize()[..], tcore.serialize()[..], "core state after {cut} bytes");
+                assert_eq!(buffer.get_data(), tbuffer.get_data(), "buffered bytes after {cut} bytes");
+                let mut h = <$ours>::compose(core, buffer);
+                h.update(&msg[cut..]);
+                assert_eq!(h.finalize()[..], want[..], "{len} bytes, recomposed after {cut}");
+            }
+            say(format_args!(
+                "{} (0.11 line): decompose/compose = original on {} lengths",
+                stringify!($ours),
+                lengths().len()
+            ));
+        }
+    };
+}
+
+core_proxy!(sha256_core_proxy_matches_original, sha2_011::Sha256, orig_sha2_011::Sha256);
+core_proxy!(sha224_core_proxy_matches_original, sha2_011::Sha224, orig_sha2_011::Sha224);
+core_proxy!(sha512_core_proxy_matches_original, sha2_011::Sha512, orig_sha2_011::Sha512);
+core_proxy!(sha384_core_proxy_matches_original, sha2_011::Sha384, orig_sha2_011::Sha384);
+core_proxy!(sha512_224_core_proxy_matches_original, sha2_011::Sha512_224, orig_sha2_011::Sha512_224);
+core_proxy!(sha512_256_core_proxy_matches_original, sha2_011::Sha512_256, orig_sha2_011::Sha512_256);

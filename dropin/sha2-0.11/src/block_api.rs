@@ -119,6 +119,7 @@ mod init {
 /// The SHA-256 family's block-level core, for any output size it supports
 /// (28 or 32 bytes).
 #[derive(Clone)]
+#[repr(align(16))]
 pub struct Sha256VarCore {
     state: [u32; 8],
     block_len: u64,
@@ -151,12 +152,55 @@ macro_rules! var_core {
             type OutputSize = $out;
         }
 
+        impl $core {
+            /// Compress `bytes`, whole blocks, in order.
+            #[inline]
+            pub(crate) fn compress_bytes(&mut self, bytes: &[u8]) {
+                let n = bytes.len() / <$block as Unsigned>::USIZE;
+                self.block_len = self.block_len.wrapping_add(n as $count);
+                let (backend, state) = (self.backend, &mut self.state);
+                as_blocks(bytes, |b| <$alg as Algorithm>::compress(backend, state, b));
+            }
+
+            /// Pad and compress `tail` (less than a block, the bytes after
+            /// the blocks compressed so far) and write the whole state
+            /// big-endian into `out`, which holds the widest output.
+            #[inline]
+            pub(crate) fn finish(&mut self, tail: &[u8], out: &mut [u8]) {
+                let bytes = (self.block_len as u128)
+                    .wrapping_mul(<$block as Unsigned>::U64 as u128)
+                    .wrapping_add(tail.len() as u128);
+                // The backend's own final-block path (padding built in
+                // registers) where the tail and the length fit in one block,
+                // as our own `finalize` does; else pad in a buffer (out of
+                // line on x86-64, where that is the rare path).
+                hash_core::compress_final_tail::<$alg>(
+                    self.backend,
+                    &mut self.state,
+                    tail,
+                    bytes,
+                    cfg!(target_arch = "x86_64"),
+                );
+                let width = core::mem::size_of::<$word>();
+                for (bytes, word) in out.chunks_exact_mut(width).zip(self.state.iter()) {
+                    bytes.copy_from_slice(&word.to_be_bytes());
+                }
+            }
+
+            /// The core for an output of `size` bytes, which the family has.
+            #[inline]
+            pub(crate) fn for_size(size: usize) -> Self {
+                match <Self as VariableOutputCore>::new(size) {
+                    Ok(core) => core,
+                    Err(_) => unreachable!("the hasher types name output sizes of their family"),
+                }
+            }
+        }
+
         impl UpdateCore for $core {
             #[inline]
             fn update_blocks(&mut self, blocks: &[Block<Self>]) {
-                self.block_len = self.block_len.wrapping_add(blocks.len() as $count);
-                let (backend, state) = (self.backend, &mut self.state);
-                as_blocks(Block::<Self>::slice_as_flattened(blocks), |b| <$alg as Algorithm>::compress(backend, state, b));
+                self.compress_bytes(Block::<Self>::slice_as_flattened(blocks));
             }
         }
 
@@ -174,26 +218,8 @@ macro_rules! var_core {
 
             #[inline]
             fn finalize_variable_core(&mut self, buffer: &mut Buffer<Self>, out: &mut Output<Self>) {
-                let tail = buffer.get_data();
-                let bytes = (self.block_len as u128)
-                    .wrapping_mul(<$block as Unsigned>::U64 as u128)
-                    .wrapping_add(tail.len() as u128);
-                // The backend's own final-block path (padding built in
-                // registers) where the tail and the length fit in one block,
-                // as our own `finalize` does; else pad in a buffer (out of
-                // line on x86-64, where that is the rare path).
-                hash_core::compress_final_tail::<$alg>(
-                    self.backend,
-                    &mut self.state,
-                    tail,
-                    bytes,
-                    cfg!(target_arch = "x86_64"),
-                );
+                self.finish(buffer.get_data(), out);
                 buffer.reset();
-                let width = core::mem::size_of::<$word>();
-                for (bytes, word) in out.chunks_exact_mut(width).zip(self.state.iter()) {
-                    bytes.copy_from_slice(&word.to_be_bytes());
-                }
             }
         }
 
@@ -210,14 +236,12 @@ macro_rules! var_core {
             }
         }
 
+        #[cfg(feature = "zeroize")]
         impl Drop for $core {
             fn drop(&mut self) {
-                #[cfg(feature = "zeroize")]
-                {
-                    use digest::zeroize::Zeroize;
-                    self.state.zeroize();
-                    self.block_len.zeroize();
-                }
+                use digest::zeroize::Zeroize;
+                self.state.zeroize();
+                self.block_len.zeroize();
             }
         }
 
