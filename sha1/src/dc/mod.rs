@@ -25,6 +25,10 @@ mod x86;
 
 #[cfg(all(target_arch = "x86_64", any(feature = "shani", feature = "avx2")))]
 cpufeatures::new!(cpuid_avx2, "avx2");
+// The AVX-512VL filter's test (the `sha-ni-avx512` backend checks its own
+// features).
+#[cfg(all(test, target_arch = "x86_64", feature = "shani", feature = "avx512"))]
+cpufeatures::new!(cpuid_avx512vl, "avx2", "avx512f", "avx512vl");
 
 use core::fmt;
 
@@ -106,7 +110,18 @@ fn process(backend: Backend, st: &mut DcState, blocks: &[[u8; 64]]) {
     // runs detection for it.
     let portable = |st: &mut DcState| process_with(st, blocks, detect::compress_block, detect::ubc_mask);
     match backend {
-        Backend::ShaNi | Backend::ShaNiAvx512 => {
+        Backend::ShaNiAvx512 => {
+            // SAFETY: the backend needs sha, sse2, ssse3, sse4.1, avx512f
+            // and avx512vl, which the caller checked (and AVX-512F implies
+            // AVX2).
+            #[cfg(all(target_arch = "x86_64", feature = "shani", feature = "avx512"))]
+            unsafe {
+                x86::process_shani_avx512(st, blocks)
+            }
+            #[cfg(not(all(target_arch = "x86_64", feature = "shani", feature = "avx512")))]
+            portable(st)
+        }
+        Backend::ShaNi => {
             #[cfg(all(target_arch = "x86_64", feature = "shani"))]
             if cpuid_avx2::get() {
                 // SAFETY: both backends need sha, sse2, ssse3 and sse4.1,

@@ -172,6 +172,15 @@ fn simd_filters() -> Vec<(&'static str, Filter)> {
             testing::say(format_args!("sha1dc: SKIPPED the avx2 filter: this CPU lacks avx2"));
         }
     }
+    #[cfg(all(target_arch = "x86_64", feature = "shani", feature = "avx512"))]
+    {
+        if super::cpuid_avx512vl::get() {
+            // SAFETY: avx2, avx512f and avx512vl checked just above.
+            v.push(("avx512vl", |w| unsafe { super::x86::ubc_avx512vl(w) }));
+        } else {
+            testing::say(format_args!("sha1dc: SKIPPED the avx512vl filter: this CPU lacks AVX-512F/VL"));
+        }
+    }
     #[cfg(not(all(target_arch = "x86_64", any(feature = "shani", feature = "avx2"))))]
     testing::say(format_args!("sha1dc: no SIMD filter in this build or on this target (the portable filter only)"));
     v

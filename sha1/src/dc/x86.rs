@@ -14,6 +14,9 @@ use core::arch::x86_64::{
     _mm256_srai_epi32, _mm256_xor_si256, _mm256_zeroupper,
 };
 
+#[cfg(all(feature = "shani", feature = "avx512"))]
+use core::arch::x86_64::_mm256_ternarylogic_epi32;
+
 use super::detect::{self, Expanded};
 use super::tables::{PACKED, PACKED_FIRST, PACKED_W};
 
@@ -40,10 +43,42 @@ macro_rules! ubc_vectors {
             let (wi, wj) = (load8(&$w[s..s + 8]), load8(&$w[s + d..s + d + 8]));
             let (sa, sb) = (load8(&p.sa), load8(&p.sb));
             let (value, dvs) = (load8(&p.value), load8(&p.dvs));
-            let x = _mm256_xor_si256(_mm256_xor_si256(_mm256_sllv_epi32(wi, sa), _mm256_sllv_epi32(wj, sb)), value);
+            let x = ubc_vector!(wi, wj, sa, sb, value);
             // All ones in a lane whose condition fails.
-            $fail = _mm256_or_si256($fail, _mm256_and_si256(_mm256_srai_epi32::<31>(x), dvs));
+            $fail = ubc_fail!($fail, x, dvs);
         )*
+    };
+}
+
+/// AVX2: the two shifted words XORed with the wanted value (bit 31 set
+/// where the condition fails).
+macro_rules! avx2_vector {
+    ($wi:expr, $wj:expr, $sa:expr, $sb:expr, $value:expr) => {
+        _mm256_xor_si256(_mm256_xor_si256(_mm256_sllv_epi32($wi, $sa), _mm256_sllv_epi32($wj, $sb)), $value)
+    };
+}
+
+/// AVX2: `fail` with the DVs of the lanes whose bit 31 is set ORed in.
+macro_rules! avx2_fail {
+    ($fail:expr, $x:expr, $dvs:expr) => {
+        _mm256_or_si256($fail, _mm256_and_si256(_mm256_srai_epi32::<31>($x), $dvs))
+    };
+}
+
+/// AVX-512VL (on `ymm` registers): the three-way XOR in one `vpternlogd`.
+#[cfg(all(feature = "shani", feature = "avx512"))]
+macro_rules! vl_vector {
+    ($wi:expr, $wj:expr, $sa:expr, $sb:expr, $value:expr) => {
+        _mm256_ternarylogic_epi32::<0x96>(_mm256_sllv_epi32($wi, $sa), _mm256_sllv_epi32($wj, $sb), $value)
+    };
+}
+
+/// AVX-512VL: `fail | (sign & dvs)` in one `vpternlogd` (truth table
+/// 0xf8: a | (b & c)).
+#[cfg(all(feature = "shani", feature = "avx512"))]
+macro_rules! vl_fail {
+    ($fail:expr, $x:expr, $dvs:expr) => {
+        _mm256_ternarylogic_epi32::<0xf8>($fail, _mm256_srai_epi32::<31>($x), $dvs)
     };
 }
 
@@ -51,7 +86,35 @@ macro_rules! ubc_vectors {
 /// call would spill every live `xmm` register around it: the interleaved
 /// streams' states). In a function with the `avx2` target feature.
 macro_rules! ubc_avx2 {
-    ($w:expr) => {{
+    ($w:expr) => {
+        ubc_packed!($w, avx2_vector, avx2_fail)
+    };
+}
+
+/// The body of [`ubc_avx512vl`]: [`ubc_avx2`] with two `vpternlogd` in
+/// place of four AVX2 logic instructions per vector (seven vector ALU
+/// operations down to five). In a function with the `avx512f` and
+/// `avx512vl` target features.
+#[cfg(all(feature = "shani", feature = "avx512"))]
+macro_rules! ubc_avx512vl {
+    ($w:expr) => {
+        ubc_packed!($w, vl_vector, vl_fail)
+    };
+}
+
+/// The packed filter with `$vector` and `$fail` as the per-vector steps.
+macro_rules! ubc_packed {
+    ($w:expr, $vector:ident, $failing:ident) => {{
+        macro_rules! ubc_vector {
+            ($a:expr, $b:expr, $c:expr, $d:expr, $e:expr) => {
+                $vector!($a, $b, $c, $d, $e)
+            };
+        }
+        macro_rules! ubc_fail {
+            ($a:expr, $b:expr, $c:expr) => {
+                $failing!($a, $b, $c)
+            };
+        }
         let w: &[u32; 80] = $w;
         // Every vector reads within W[PACKED_W.0..PACKED_W.1].
         const { assert!(PACKED_W.1 <= 80) };
@@ -85,6 +148,14 @@ macro_rules! ubc_avx2 {
 #[target_feature(enable = "avx2")]
 pub(crate) fn ubc_avx2(w: &[u32; 80]) -> u32 {
     ubc_avx2!(w)
+}
+
+/// [`ubc_avx2`] with AVX-512VL's `vpternlogd` (see [`ubc_avx512vl!`]).
+#[cfg(all(feature = "shani", feature = "avx512"))]
+#[inline]
+#[target_feature(enable = "avx2,avx512f,avx512vl")]
+pub(crate) fn ubc_avx512vl(w: &[u32; 80]) -> u32 {
+    ubc_avx512vl!(w)
 }
 
 /// The OR of the eight lanes.
@@ -202,6 +273,104 @@ fn rounds<const FULL: bool>(
     (_mm_add_epi32(abcd, abcd0), _mm_sha1nexte_epu32(prev, e0))
 }
 
+/// [`rounds`] (without `FULL`) with the message schedule in AVX-512VL
+/// instead of `sha1msg1`/`sha1msg2`, as the plain `sha-ni-avx512` backend
+/// compresses (`backend::x86_shani::compress_vl`, which says why: on Intel
+/// cores `sha1msg2` holds the SHA unit about as long as a `sha1rnds4`).
+/// Stores W[32..72] into `w` and the `abcd` values after groups 12 to 15
+/// into `saved`, as [`rounds`] does.
+#[cfg(all(feature = "shani", feature = "avx512"))]
+#[inline]
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1,avx512f,avx512vl")]
+fn rounds_vl(
+    abcd0: __m128i,
+    e0: __m128i,
+    block: &[u8; 64],
+    w: &mut [u32; 80],
+    saved: &mut [__m128i; 4],
+) -> (__m128i, __m128i) {
+    use core::arch::x86_64::{
+        _mm_alignr_epi8, _mm_mask_add_epi32, _mm_rol_epi32, _mm_slli_si128, _mm_srli_si128, _mm_ternarylogic_epi32,
+    };
+    /// `vpternlogd` truth table of a ⊕ b ⊕ c.
+    const XOR3: i32 = 0x96;
+    /// The mask of dword 3, where `e` goes.
+    const E_DWORD: u8 = 0b1000;
+    let bswap = _mm_set_epi64x(0x0001_0203_0405_0607, 0x0809_0a0b_0c0d_0e0f);
+    // g[j] = W[4j..4j+4], W[4j] in dword 3.
+    let mut g = [_mm_set_epi32(0, 0, 0, 0); 20];
+    for (gj, bytes) in g.iter_mut().zip(block.chunks_exact(16)) {
+        // SAFETY: `bytes` is 16 readable bytes (a chunk of a 64-byte
+        // array); `loadu` has no alignment requirement.
+        let raw = unsafe { _mm_loadu_si128(bytes.as_ptr().cast()) };
+        *gj = _mm_shuffle_epi8(raw, bswap);
+    }
+    // FIPS 180-4 §6.1.2 step 1, four words per group; the two forms of
+    // the recurrence as in `compress_vl`.
+    macro_rules! schedule {
+        ($j:literal) => {
+            if $j < 8 {
+                let w14 = _mm_alignr_epi8::<8>(g[$j - 4], g[$j - 3]);
+                let x = _mm_ternarylogic_epi32::<XOR3>(g[$j - 4], w14, g[$j - 2]);
+                let y = _mm_xor_si128(x, _mm_slli_si128::<4>(g[$j - 1]));
+                let fix = _mm_rol_epi32::<2>(_mm_srli_si128::<12>(y));
+                g[$j] = _mm_xor_si128(_mm_rol_epi32::<1>(y), fix);
+            } else {
+                let w6 = _mm_alignr_epi8::<8>(g[$j - 2], g[$j - 1]);
+                let x = _mm_ternarylogic_epi32::<XOR3>(w6, g[$j - 4], g[$j - 7]);
+                g[$j] = _mm_rol_epi32::<2>(_mm_xor_si128(x, g[$j - 8]));
+            }
+        };
+    }
+    let mut abcd = abcd0;
+    let mut prev = abcd;
+    macro_rules! group {
+        ($j:literal) => {
+            if $j >= 4 {
+                schedule!($j);
+            }
+            if (8..18).contains(&$j) {
+                let wg: &mut [u32] = &mut w[4 * $j..4 * $j + 4];
+                // SAFETY: `wg` is 4 writable u32 (16 bytes); `storeu` has
+                // no alignment requirement.
+                unsafe { _mm_storeu_si128(wg.as_mut_ptr().cast(), _mm_shuffle_epi32::<0b00_01_10_11>(g[$j])) };
+            }
+            let e = if $j == 0 {
+                _mm_add_epi32(e0, g[0])
+            } else {
+                _mm_mask_add_epi32(g[$j], E_DWORD, g[$j], _mm_rol_epi32::<30>(prev))
+            };
+            prev = abcd;
+            abcd = _mm_sha1rnds4_epu32::<{ $j / 5 }>(abcd, e);
+            if (12..16).contains(&$j) {
+                saved[($j as usize).wrapping_sub(12) % 4] = abcd;
+            }
+        };
+    }
+    group!(0);
+    group!(1);
+    group!(2);
+    group!(3);
+    group!(4);
+    group!(5);
+    group!(6);
+    group!(7);
+    group!(8);
+    group!(9);
+    group!(10);
+    group!(11);
+    group!(12);
+    group!(13);
+    group!(14);
+    group!(15);
+    group!(16);
+    group!(17);
+    group!(18);
+    group!(19);
+    // Step 4: H(i) = H(i-1) + (a, b, c, d, e), e in dword 3.
+    (_mm_add_epi32(abcd, abcd0), _mm_mask_add_epi32(e0, E_DWORD, e0, _mm_rol_epi32::<30>(prev)))
+}
+
 /// The states before steps 58 and 65 into `x`, from the `abcd` values
 /// after groups 12 to 15 and W: the states before steps 56 and 64 (after
 /// groups 13 and 15, whose `e` is ROTL³⁰ of the `a` a group earlier), and
@@ -237,6 +406,67 @@ pub(crate) fn compress_shani(ihv: [u32; 5], block: &[u8; 64], x: &mut Expanded) 
     from_regs(abcd, e)
 }
 
+/// The body of [`process_shani_avx2`] and [`process_shani_avx512`], with
+/// `$rounds` ([`rounds`] or [`rounds_vl`]) compressing each block and
+/// `$filter` ([`ubc_avx2`] or [`ubc_avx512vl`]) filtering it.
+#[cfg(feature = "shani")]
+macro_rules! shani_loop {
+    ($st:ident, $blocks:ident, $rounds:expr, $filter:expr) => {{
+        let (st, blocks): (&mut super::DcState, &[[u8; 64]]) = ($st, $blocks);
+        let mut rest = blocks;
+        if !st.found && !blocks.is_empty() {
+            let (mut abcd, mut e) = to_regs(st.ihv);
+            // The state before the previous block.
+            let (mut pabcd, mut pe) = (abcd, e);
+            let mut w = [[0u32; 80]; 2];
+            let mut saved = [[_mm_set_epi32(0, 0, 0, 0); 4]; 2];
+            let mut detected = None;
+            // A check of block `k` (whose filter let DVs `mask` through),
+            // compressed from (`a0`, `e0`) to (`a1`, `e1`).
+            let check = |k: usize, saved: &[__m128i; 4], mask, a0, e0, a1, e1| {
+                let mut x = Expanded::ZERO;
+                detect::expand(&blocks[k], &mut x.w);
+                states(saved, &mut x);
+                detect::check(from_regs(a0, e0), from_regs(a1, e1), &x, mask, st.reduced)
+            };
+            for (k, block) in blocks.iter().enumerate() {
+                let cur = k & 1;
+                let (abcd1, e1) = $rounds(abcd, e, block, &mut w[cur], &mut saved[cur]);
+                if k > 0 {
+                    let mask = $filter(&w[cur ^ 1]);
+                    if mask != 0 && check(k - 1, &saved[cur ^ 1], mask, pabcd, pe, abcd, e) {
+                        detected = Some(k - 1);
+                        break;
+                    }
+                }
+                (pabcd, pe) = (abcd, e);
+                (abcd, e) = (abcd1, e1);
+            }
+            if detected.is_none() {
+                let last = blocks.len() - 1;
+                let mask = $filter(&w[last & 1]);
+                if mask != 0 && check(last, &saved[last & 1], mask, pabcd, pe, abcd, e) {
+                    detected = Some(last);
+                }
+            }
+            match detected {
+                None => {
+                    st.ihv = from_regs(abcd, e);
+                    st.plain = st.ihv;
+                    return;
+                }
+                Some(k) => {
+                    // This block and the rest on the general path below.
+                    st.ihv = from_regs(pabcd, pe);
+                    st.plain = st.ihv;
+                    rest = &blocks[k..];
+                }
+            }
+        }
+        super::process_with(st, rest, |ihv, b, x| compress_shani(ihv, b, x), |w| $filter(w));
+    }};
+}
+
 /// Process `blocks` with the SHA-NI compression and the AVX2 filter.
 ///
 /// Until a collision is found, the chaining value stays in registers from
@@ -254,57 +484,16 @@ pub(crate) fn compress_shani(ihv: [u32; 5], block: &[u8; 64], x: &mut Expanded) 
 #[cfg(feature = "shani")]
 #[target_feature(enable = "sha,sse2,ssse3,sse4.1,avx2")]
 pub(crate) fn process_shani_avx2(st: &mut super::DcState, blocks: &[[u8; 64]]) {
-    let mut rest = blocks;
-    if !st.found && !blocks.is_empty() {
-        let (mut abcd, mut e) = to_regs(st.ihv);
-        // The state before the previous block.
-        let (mut pabcd, mut pe) = (abcd, e);
-        let mut w = [[0u32; 80]; 2];
-        let mut saved = [[_mm_set_epi32(0, 0, 0, 0); 4]; 2];
-        let mut detected = None;
-        // A check of block `k` (whose filter let DVs `mask` through),
-        // compressed from (`a0`, `e0`) to (`a1`, `e1`).
-        let check = |k: usize, saved: &[__m128i; 4], mask, a0, e0, a1, e1| {
-            let mut x = Expanded::ZERO;
-            detect::expand(&blocks[k], &mut x.w);
-            states(saved, &mut x);
-            detect::check(from_regs(a0, e0), from_regs(a1, e1), &x, mask, st.reduced)
-        };
-        for (k, block) in blocks.iter().enumerate() {
-            let cur = k & 1;
-            let (abcd1, e1) = rounds::<false>(abcd, e, block, &mut w[cur], &mut saved[cur]);
-            if k > 0 {
-                let mask = ubc_avx2(&w[cur ^ 1]);
-                if mask != 0 && check(k - 1, &saved[cur ^ 1], mask, pabcd, pe, abcd, e) {
-                    detected = Some(k - 1);
-                    break;
-                }
-            }
-            (pabcd, pe) = (abcd, e);
-            (abcd, e) = (abcd1, e1);
-        }
-        if detected.is_none() {
-            let last = blocks.len() - 1;
-            let mask = ubc_avx2(&w[last & 1]);
-            if mask != 0 && check(last, &saved[last & 1], mask, pabcd, pe, abcd, e) {
-                detected = Some(last);
-            }
-        }
-        match detected {
-            None => {
-                st.ihv = from_regs(abcd, e);
-                st.plain = st.ihv;
-                return;
-            }
-            Some(k) => {
-                // This block and the rest on the general path below.
-                st.ihv = from_regs(pabcd, pe);
-                st.plain = st.ihv;
-                rest = &blocks[k..];
-            }
-        }
-    }
-    super::process_with(st, rest, |ihv, b, x| compress_shani(ihv, b, x), |w| ubc_avx2(w));
+    shani_loop!(st, blocks, rounds::<false>, ubc_avx2)
+}
+
+/// [`process_shani_avx2`] with the message schedule and the filter in
+/// AVX-512VL ([`rounds_vl`], [`ubc_avx512vl`]): the `sha-ni-avx512`
+/// backend's detection.
+#[cfg(all(feature = "shani", feature = "avx512"))]
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1,avx2,avx512f,avx512vl")]
+pub(crate) fn process_shani_avx512(st: &mut super::DcState, blocks: &[[u8; 64]]) {
+    shani_loop!(st, blocks, rounds_vl, ubc_avx512vl)
 }
 
 /// Process `blocks` with the SHA-NI compression and the portable filter
