@@ -20,3 +20,32 @@ pub(crate) const H256: [u32; 8] =
 /// SHA-224 initial hash value (FIPS 180-4 §5.3.2).
 pub(crate) const H224: [u32; 8] =
     [0xc1059ed8, 0x367cd507, 0x3070dd17, 0xf70e5939, 0xffc00b31, 0x68581511, 0x64f98fa7, 0xbefa4fa4];
+
+/// `W[t] + K[t]` for every round of the block that pads a 64-byte message
+/// (FIPS 180-4 §5.1.1: the byte 0x80, zeros, then the length 512 in bits).
+/// The block is the same for every such message, so its whole schedule is
+/// a constant: a pair's second block computes no schedule and adds no
+/// round constants (the SHA-NI and 16-lane pair engines).
+#[cfg(all(target_arch = "x86_64", any(feature = "shani", feature = "avx512")))]
+pub(crate) const PAD64_WK: [u32; 64] = pad64_wk();
+
+#[cfg(all(target_arch = "x86_64", any(feature = "shani", feature = "avx512")))]
+const fn pad64_wk() -> [u32; 64] {
+    let mut w = [0u32; 64];
+    w[0] = 0x8000_0000;
+    w[15] = 512;
+    let mut t = 16;
+    while t < 64 {
+        let (a, b) = (w[t - 15], w[t - 2]);
+        let s0 = a.rotate_right(7) ^ a.rotate_right(18) ^ (a >> 3);
+        let s1 = b.rotate_right(17) ^ b.rotate_right(19) ^ (b >> 10);
+        w[t] = s1.wrapping_add(w[t - 7]).wrapping_add(s0).wrapping_add(w[t - 16]);
+        t += 1;
+    }
+    let mut t = 0;
+    while t < 64 {
+        w[t] = w[t].wrapping_add(K[t]);
+        t += 1;
+    }
+    w
+}

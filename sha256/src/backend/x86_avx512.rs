@@ -47,7 +47,7 @@ use core::arch::x86_64::{
 use hash_core::FixedAlgorithm;
 
 use super::Backend;
-use crate::consts::K;
+use crate::consts::{K, PAD64_WK};
 
 /// Lanes of the engine.
 const LANES: usize = 16;
@@ -191,6 +191,86 @@ fn compress_lanes<const LEAN: bool>(states: &mut [[u32; 8]; LANES], data: [&[u8]
         // SAFETY: `state` is eight u32 (32 bytes); storeu has no alignment requirement.
         unsafe { _mm256_storeu_si256(state.as_mut_ptr().cast(), low) };
     }
+}
+
+/// `out[i]` = SHA-256 (from `init`) of `pairs[i]`, a 64-byte message (two
+/// 32-byte nodes), for sixteen pairs in the lanes: the pair's block with
+/// its schedule, then the padding block, which is the same for every
+/// 64-byte message, with `W + K` a constant ([`PAD64_WK`]: no schedule, a
+/// broadcast per round). `LEAN` as for [`compress_lanes`].
+#[target_feature(enable = "avx512f,avx512bw")]
+fn pairs_lanes<const LEAN: bool>(init: &[u32; 8], pairs: &[[u8; 64]; LANES], out: &mut [[u8; 32]; LANES]) {
+    let lanes: [*const u8; LANES] = core::array::from_fn(|s| pairs[s].as_ptr());
+    // SAFETY: every lane points at a 64-byte array: 64 readable bytes at
+    // offset 0.
+    let mut w = unsafe { load_words(&lanes, 0) };
+    let v0: [__m512i; 8] = core::array::from_fn(|j| _mm512_set1_epi32(init[j] as i32));
+    let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = v0;
+    macro_rules! eight_rounds {
+        ($round:ident, $wk:expr, $($t:literal)*) => {$(
+            $round!(a, b, c, d, e, f, g, h, $wk($t));
+            $round!(h, a, b, c, d, e, f, g, $wk($t + 1));
+            $round!(g, h, a, b, c, d, e, f, $wk($t + 2));
+            $round!(f, g, h, a, b, c, d, e, $wk($t + 3));
+            $round!(e, f, g, h, a, b, c, d, $wk($t + 4));
+            $round!(d, e, f, g, h, a, b, c, $wk($t + 5));
+            $round!(c, d, e, f, g, h, a, b, $wk($t + 6));
+            $round!(b, c, d, e, f, g, h, a, $wk($t + 7));
+        )*};
+    }
+    // The pair's block, then step 4.
+    let mut schedule = |t: usize| wk(&mut w, t);
+    if LEAN {
+        eight_rounds!(round_lean, schedule, 0 8 16 24 32 40 48 56);
+    } else {
+        eight_rounds!(round, schedule, 0 8 16 24 32 40 48 56);
+    }
+    let mut v = v0;
+    for (x, y) in v.iter_mut().zip([a, b, c, d, e, f, g, h]) {
+        *x = _mm512_add_epi32(*x, y);
+    }
+    // The padding block, then step 4.
+    [a, b, c, d, e, f, g, h] = v;
+    let padding = |t: usize| _mm512_set1_epi32(PAD64_WK[t] as i32);
+    if LEAN {
+        eight_rounds!(round_lean, padding, 0 8 16 24 32 40 48 56);
+    } else {
+        eight_rounds!(round, padding, 0 8 16 24 32 40 48 56);
+    }
+    let mut columns = [_mm512_setzero_si512(); 16];
+    for (x, (v, y)) in columns.iter_mut().zip(v.iter().zip([a, b, c, d, e, f, g, h])) {
+        *x = _mm512_add_epi32(*v, y);
+    }
+    // Lane s's state in the low half of row s; the digest is its words
+    // big-endian (§6.2.2, final step).
+    let rows = transpose(&columns);
+    for (digest, row) in out.iter_mut().zip(rows) {
+        let mut state = [0u32; 8];
+        let low = _mm512_castsi512_si256(row);
+        // SAFETY: `state` is eight u32 (32 bytes); storeu has no alignment requirement.
+        unsafe { _mm256_storeu_si256(state.as_mut_ptr().cast(), low) };
+        for (bytes, word) in digest.chunks_exact_mut(4).zip(state) {
+            bytes.copy_from_slice(&word.to_be_bytes());
+        }
+    }
+}
+
+/// `out[i]` = SHA-256 (from `init`) of `pairs[i]` for every whole group of
+/// sixteen pairs (see [`pairs_lanes`]); returns how many pairs that was,
+/// for the caller to finish the rest another way.
+///
+/// # Safety
+/// The CPU must support avx512f and avx512bw.
+pub(super) unsafe fn hash_pairs64<const LEAN: bool>(init: &[u32; 8], pairs: &[[u8; 64]], out: &mut [[u8; 32]]) -> usize {
+    assert_eq!(pairs.len(), out.len(), "hash_pairs64: one output slot per 64-byte message");
+    let (groups, _) = pairs.as_chunks::<LANES>();
+    let (slots, _) = out.as_chunks_mut::<LANES>();
+    for (group, slot) in groups.iter().zip(slots.iter_mut()) {
+        // SAFETY: the caller guarantees the CPU features `pairs_lanes`
+        // enables.
+        unsafe { pairs_lanes::<LEAN>(init, group, slot) };
+    }
+    groups.len() * LANES
 }
 
 /// Hash each of `inputs` into the matching `outputs` slot, sixteen

@@ -26,7 +26,7 @@ use hash_core::typenum::U64;
 use hash_core::{Block, FixedAlgorithm, Padding};
 
 use super::Backend;
-use crate::consts::K;
+use crate::consts::{K, PAD64_WK};
 
 /// Interleaved streams in the batch engine. A single stream is bound by
 /// `sha256rnds2`'s latency (about 4 cycles, 32 in a chain per block);
@@ -248,33 +248,6 @@ where
         // SAFETY: the caller guarantees the CPU features.
         _ => unsafe { streams::<A, STREAMS>(inputs, outputs, MIN_ACTIVE) },
     }
-}
-
-/// `W[t] + K[t]` for every round of the block that pads a 64-byte message
-/// (FIPS 180-4 §5.1.1: the byte 0x80, zeros, then the length 512 in bits).
-/// The block is the same for every such message, so its whole schedule is
-/// a constant: a pair's second block takes no `sha256msg1`/`sha256msg2`
-/// and no additions of round constants.
-const PAD64_WK: [u32; 64] = pad64_wk();
-
-const fn pad64_wk() -> [u32; 64] {
-    let mut w = [0u32; 64];
-    w[0] = 0x8000_0000;
-    w[15] = 512;
-    let mut t = 16;
-    while t < 64 {
-        let (a, b) = (w[t - 15], w[t - 2]);
-        let s0 = a.rotate_right(7) ^ a.rotate_right(18) ^ (a >> 3);
-        let s1 = b.rotate_right(17) ^ b.rotate_right(19) ^ (b >> 10);
-        w[t] = s1.wrapping_add(w[t - 7]).wrapping_add(s0).wrapping_add(w[t - 16]);
-        t += 1;
-    }
-    let mut t = 0;
-    while t < 64 {
-        w[t] = w[t].wrapping_add(K[t]);
-        t += 1;
-    }
-    w
 }
 
 /// The 64 rounds of the constant padding block of a 64-byte message, and
