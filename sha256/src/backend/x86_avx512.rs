@@ -41,7 +41,8 @@
 
 use core::arch::x86_64::{
     __m512i, _mm256_loadu_si256, _mm256_storeu_si256, _mm512_add_epi32, _mm512_castsi512_si256,
-    _mm512_set1_epi32, _mm512_setzero_si512, _mm512_ternarylogic_epi32, _mm512_zextsi256_si512,
+    _mm512_set_epi64, _mm512_set1_epi32, _mm512_setzero_si512, _mm512_shuffle_epi8, _mm512_ternarylogic_epi32,
+    _mm512_zextsi256_si512,
 };
 
 use hash_core::FixedAlgorithm;
@@ -237,21 +238,22 @@ fn pairs_lanes<const LEAN: bool>(init: &[u32; 8], pairs: &[[u8; 64]; LANES], out
     } else {
         eight_rounds!(round, padding, 0 8 16 24 32 40 48 56);
     }
+    // Step 4, each word byte-swapped: the digest is the state's words
+    // big-endian (§6.2.2, final step).
+    let swap = 0x0c0d_0e0f_0809_0a0b;
+    let lo = 0x0405_0607_0001_0203;
+    let swap = _mm512_set_epi64(swap, lo, swap, lo, swap, lo, swap, lo);
     let mut columns = [_mm512_setzero_si512(); 16];
     for (x, (v, y)) in columns.iter_mut().zip(v.iter().zip([a, b, c, d, e, f, g, h])) {
-        *x = _mm512_add_epi32(*v, y);
+        *x = _mm512_shuffle_epi8(_mm512_add_epi32(*v, y), swap);
     }
-    // Lane s's state in the low half of row s; the digest is its words
-    // big-endian (§6.2.2, final step).
+    // Lane s's digest in the low half of row s.
     let rows = transpose(&columns);
     for (digest, row) in out.iter_mut().zip(rows) {
-        let mut state = [0u32; 8];
         let low = _mm512_castsi512_si256(row);
-        // SAFETY: `state` is eight u32 (32 bytes); storeu has no alignment requirement.
-        unsafe { _mm256_storeu_si256(state.as_mut_ptr().cast(), low) };
-        for (bytes, word) in digest.chunks_exact_mut(4).zip(state) {
-            bytes.copy_from_slice(&word.to_be_bytes());
-        }
+        // SAFETY: `digest` is 32 writable bytes; storeu has no alignment
+        // requirement.
+        unsafe { _mm256_storeu_si256(digest.as_mut_ptr().cast(), low) };
     }
 }
 
