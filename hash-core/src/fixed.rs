@@ -514,6 +514,14 @@ pub fn assert_pairs<A: FixedAlgorithm>(nodes: usize, outputs: usize) {
     or_panic::<A, _>("hash_pairs", check_pairs(nodes, outputs));
 }
 
+/// Panic as [`Hasher::hash_prefixed_many`] does (naming the type) unless
+/// `bodies == outputs`: for an algorithm's own
+/// [`FixedAlgorithm::hash_prefixed_many`] engine.
+#[track_caller]
+pub fn assert_prefixed<A: FixedAlgorithm>(bodies: usize, outputs: usize) {
+    or_panic::<A, _>("hash_prefixed_many", check_prefixed(bodies, outputs));
+}
+
 /// [`FixedAlgorithm::hash_pairs`]'s default: copy as many pairs as fit in a
 /// stack buffer side by side and hash them as one batch on the algorithm's
 /// engine. `backend` is checked here (the trait method is reachable from

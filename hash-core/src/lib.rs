@@ -67,7 +67,7 @@ pub use checks::{BatchError, check_batch};
 #[doc(hidden)]
 pub use cpufeatures as __cpufeatures;
 pub use fixed::{
-    Core, FixedAlgorithm, Hasher, assert_pairs, compress_final_buffered, compress_final_buffered_cold,
+    Core, FixedAlgorithm, Hasher, assert_pairs, assert_prefixed, compress_final_buffered, compress_final_buffered_cold,
     compress_final_tail, hash_pairs_gathered, hash_prefixed_gathered,
 };
 pub use generic_array;

@@ -155,6 +155,15 @@ pub mod algorithm {
                 fn hash_pairs(backend: Backend, nodes: &[[u8; $outlen]], out: &mut [[u8; $outlen]]) {
                     backend::hash_pairs::<Self, $outlen>(backend, nodes, out);
                 }
+
+                /// SHA-256 of a one-byte prefix and 64-byte bodies (RFC
+                /// 9162's nodes and 64-byte leaves) runs on the 16 AVX-512
+                /// lanes, read in place, where `digest_many` would pick
+                /// them; the rest as the default does.
+                #[inline]
+                fn hash_prefixed_many(backend: Backend, prefix: &[u8], bodies: &[&[u8]], out: &mut [[u8; $outlen]]) {
+                    backend::hash_prefixed_many::<Self, $outlen>(backend, prefix, bodies, out);
+                }
             }
         };
     }

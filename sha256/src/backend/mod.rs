@@ -367,6 +367,72 @@ where
     hash_core::hash_pairs_gathered::<A>(backend, nodes, out);
 }
 
+/// `hash_prefixed_many` for SHA-256 and SHA-224: `out[i]` = the hash of
+/// `prefix || bodies[i]`. For SHA-256 with a one-byte prefix, where
+/// `digest_many` would run this many 65-byte messages on the 16 AVX-512
+/// lanes, each group of sixteen bodies that are all 64 bytes long runs on
+/// the 65-byte lanes engine (`x86_avx512::hash_prefixed65`: bodies read in
+/// place, the second block's fourteen zero words folded); every other
+/// group, and the rest, is gathered for `digest_many`'s engines
+/// (`hash_core::hash_prefixed_gathered`, which checks the lengths and the
+/// backend).
+///
+/// # Panics
+/// If `bodies.len() != out.len()`, or this CPU (or this build) does not
+/// support `backend`.
+pub(crate) fn hash_prefixed_many<A, const N: usize>(
+    backend: Backend,
+    prefix: &[u8],
+    bodies: &[&[u8]],
+    out: &mut [[u8; N]],
+) where
+    A: hash_core::FixedAlgorithm<State = [u32; 8], Backend = Backend, Output = [u8; N]>,
+{
+    #[cfg(target_arch = "x86_64")]
+    if let ([p], 32) = (prefix, N) {
+        hash_core::assert_prefixed::<A>(bodies.len(), out.len());
+        if !backend.is_supported() {
+            unsupported(backend)
+        }
+        let lean = match engine(backend, bodies.len(), 65) {
+            Engine::Avx512Lanes => Some(false),
+            Engine::Avx512LanesLean => Some(true),
+            _ => None,
+        };
+        if let Some(lean) = lean {
+            // The engine's lanes.
+            const LANES: usize = 16;
+            let (groups, rest) = bodies.as_chunks::<LANES>();
+            let (slots, _) = out.as_chunks_mut::<LANES>();
+            for (group, slot) in groups.iter().zip(slots.iter_mut()) {
+                let mut whole: [&[u8; 64]; LANES] = [&[0; 64]; LANES];
+                let all_64 = whole.iter_mut().zip(group).all(|(w, b)| match <&[u8; 64]>::try_from(*b) {
+                    Ok(b) => {
+                        *w = b;
+                        true
+                    }
+                    Err(_) => false,
+                });
+                let digests = slot.as_flattened_mut().as_chunks_mut::<32>().0;
+                match (all_64, <&mut [[u8; 32]; LANES]>::try_from(digests)) {
+                    (true, Ok(digests)) => backend_checked!(avx512, else avx512_missing(), unsafe {
+                        if lean {
+                            x86_avx512::hash_prefixed65::<true>(&A::INIT, *p, &whole, digests)
+                        } else {
+                            x86_avx512::hash_prefixed65::<false>(&A::INIT, *p, &whole, digests)
+                        }
+                    }),
+                    _ => hash_core::hash_prefixed_gathered::<A>(backend, prefix, group, slot),
+                }
+            }
+            let done = groups.len() * LANES;
+            hash_core::hash_prefixed_gathered::<A>(backend, prefix, rest, &mut out[done..]);
+            return;
+        }
+    }
+    hash_core::hash_prefixed_gathered::<A>(backend, prefix, bodies, out);
+}
+
 /// Hash each of `inputs` into the matching `outputs` slot with `backend`'s
 /// batch engine (see the variants' docs); `A` is SHA-256 or SHA-224.
 ///

@@ -238,13 +238,79 @@ fn pairs_lanes<const LEAN: bool>(init: &[u32; 8], pairs: &[[u8; 64]; LANES], out
     } else {
         eight_rounds!(round, padding, 0 8 16 24 32 40 48 56);
     }
-    // Step 4, each word byte-swapped: the digest is the state's words
-    // big-endian (§6.2.2, final step).
+    store_digests(v, [a, b, c, d, e, f, g, h], out);
+}
+
+/// `out[i]` = SHA-256 (from `init`) of `prefix || bodies[i]`, one byte and
+/// 64 bytes (RFC 9162's leaves of 64 bytes and its nodes: `0x00 || leaf`,
+/// `0x01 || left || right`), for sixteen messages in the lanes, read in
+/// place. The 65 bytes are two blocks: the prefix and the body's first 63
+/// bytes, then the body's last byte, 0x80, zeros and the length (520 bits)
+/// (FIPS 180-4 §5.1.1). With the body's big-endian words B[0..16] in the
+/// lanes, the first block's word j is `B[j] >> 8 | B[j-1] << 24` (the
+/// prefix for B[-1]), and the second block has one word that varies, `B[15]
+/// << 24 | 0x0080_0000`: its other fifteen are constants (fourteen zeros),
+/// which the compiler folds through the schedule. `LEAN` as for
+/// [`compress_lanes`].
+#[target_feature(enable = "avx512f,avx512bw")]
+fn prefixed65_lanes<const LEAN: bool>(init: &[u32; 8], prefix: u8, bodies: &[&[u8; 64]; LANES], out: &mut [[u8; 32]; LANES]) {
+    use core::arch::x86_64::{_mm512_or_si512, _mm512_slli_epi32, _mm512_srli_epi32};
+    let lanes: [*const u8; LANES] = core::array::from_fn(|s| bodies[s].as_ptr());
+    // SAFETY: every lane points at a 64-byte array: 64 readable bytes at
+    // offset 0.
+    let body = unsafe { load_words(&lanes, 0) };
+    let mut w = [_mm512_setzero_si512(); 16];
+    let mut before = _mm512_set1_epi32(i32::from(prefix));
+    for (wj, &bj) in w.iter_mut().zip(&body) {
+        *wj = _mm512_or_si512(_mm512_srli_epi32::<8>(bj), _mm512_slli_epi32::<24>(before));
+        before = bj;
+    }
+    let mut pad = [_mm512_setzero_si512(); 16];
+    pad[0] = _mm512_or_si512(_mm512_slli_epi32::<24>(body[15]), _mm512_set1_epi32(0x0080_0000));
+    pad[15] = _mm512_set1_epi32(65 * 8);
+    let v0: [__m512i; 8] = core::array::from_fn(|j| _mm512_set1_epi32(init[j] as i32));
+    // Eight rounds on the working variables, W + K from `$block`.
+    macro_rules! eight_rounds {
+        ($round:ident, $block:ident, $a:ident $b:ident $c:ident $d:ident $e:ident $f:ident $g:ident $h:ident, $($t:literal)*) => {$(
+            $round!($a, $b, $c, $d, $e, $f, $g, $h, wk(&mut $block, $t));
+            $round!($h, $a, $b, $c, $d, $e, $f, $g, wk(&mut $block, $t + 1));
+            $round!($g, $h, $a, $b, $c, $d, $e, $f, wk(&mut $block, $t + 2));
+            $round!($f, $g, $h, $a, $b, $c, $d, $e, wk(&mut $block, $t + 3));
+            $round!($e, $f, $g, $h, $a, $b, $c, $d, wk(&mut $block, $t + 4));
+            $round!($d, $e, $f, $g, $h, $a, $b, $c, wk(&mut $block, $t + 5));
+            $round!($c, $d, $e, $f, $g, $h, $a, $b, wk(&mut $block, $t + 6));
+            $round!($b, $c, $d, $e, $f, $g, $h, $a, wk(&mut $block, $t + 7));
+        )*};
+    }
+    // The working variables after the 64 rounds of `$block` from `$v`.
+    macro_rules! rounds {
+        ($v:expr, $block:ident) => {{
+            let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = $v;
+            if LEAN {
+                eight_rounds!(round_lean, $block, a b c d e f g h, 0 8 16 24 32 40 48 56);
+            } else {
+                eight_rounds!(round, $block, a b c d e f g h, 0 8 16 24 32 40 48 56);
+            }
+            [a, b, c, d, e, f, g, h]
+        }};
+    }
+    let first = rounds!(v0, w);
+    let v1: [__m512i; 8] = core::array::from_fn(|j| _mm512_add_epi32(v0[j], first[j]));
+    let second = rounds!(v1, pad);
+    store_digests(v1, second, out);
+}
+
+/// Step 4 of the last block, `v + y` (word j of every lane in `v[j]`,
+/// `y[j]`), as the sixteen lanes' digests: each word big-endian (§6.2.2,
+/// final step), lane s into `out[s]`.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw")]
+fn store_digests(v: [__m512i; 8], y: [__m512i; 8], out: &mut [[u8; 32]; LANES]) {
     let swap = 0x0c0d_0e0f_0809_0a0b;
     let lo = 0x0405_0607_0001_0203;
     let swap = _mm512_set_epi64(swap, lo, swap, lo, swap, lo, swap, lo);
     let mut columns = [_mm512_setzero_si512(); 16];
-    for (x, (v, y)) in columns.iter_mut().zip(v.iter().zip([a, b, c, d, e, f, g, h])) {
+    for (x, (v, y)) in columns.iter_mut().zip(v.iter().zip(y)) {
         *x = _mm512_shuffle_epi8(_mm512_add_epi32(*v, y), swap);
     }
     // Lane s's digest in the low half of row s.
@@ -255,6 +321,22 @@ fn pairs_lanes<const LEAN: bool>(init: &[u32; 8], pairs: &[[u8; 64]; LANES], out
         // requirement.
         unsafe { _mm256_storeu_si256(digest.as_mut_ptr().cast(), low) };
     }
+}
+
+/// `out[i]` = SHA-256 (from `init`) of `prefix || bodies[i]` (see
+/// [`prefixed65_lanes`]) for sixteen bodies, each 64 bytes long.
+///
+/// # Safety
+/// The CPU must support avx512f and avx512bw.
+pub(super) unsafe fn hash_prefixed65<const LEAN: bool>(
+    init: &[u32; 8],
+    prefix: u8,
+    bodies: &[&[u8; 64]; LANES],
+    out: &mut [[u8; 32]; LANES],
+) {
+    // SAFETY: the caller guarantees the CPU features `prefixed65_lanes`
+    // enables.
+    unsafe { prefixed65_lanes::<LEAN>(init, prefix, bodies, out) }
 }
 
 /// `out[i]` = SHA-256 (from `init`) of `pairs[i]` for every whole group of
