@@ -23,6 +23,9 @@ mod tables;
 #[cfg_attr(not(all(feature = "shani", feature = "avx2")), allow(unused_imports, dead_code))]
 mod x86;
 
+#[cfg(all(target_arch = "x86_64", feature = "avx512"))]
+mod x86_avx512;
+
 #[cfg(all(target_arch = "x86_64", any(feature = "shani", feature = "avx2")))]
 cpufeatures::new!(cpuid_avx2, "avx2");
 // The AVX-512VL filter's test (the `sha-ni-avx512` backend checks its own
@@ -456,6 +459,11 @@ impl Sha1Dc {
     pub fn digest_many(inputs: &[&[u8]], outputs: &mut [Result<[u8; 20], Collision>]) {
         hash_core::check_batch(inputs.len(), outputs.len());
         let backend = Backend::detect();
+        #[cfg(all(target_arch = "x86_64", feature = "avx512"))]
+        if crate::backend::batch_on_avx512_lanes(backend, inputs.len(), hash_core::multi::mean_len(inputs)) {
+            lanes::digest_many_16(backend, inputs, outputs);
+            return;
+        }
         #[cfg(all(target_arch = "x86_64", feature = "shani", feature = "avx2"))]
         if lanes::usable(backend) {
             lanes::digest_many(backend, inputs, outputs);
@@ -469,16 +477,21 @@ impl Sha1Dc {
     }
 }
 
-/// `digest_many` on interleaved SHA-NI streams (see
-/// `x86::compress_lanes_shani_avx2`), through `hash-core`'s lane scheduler.
-#[cfg(all(target_arch = "x86_64", feature = "shani", feature = "avx2"))]
+/// `digest_many` through `hash-core`'s lane scheduler: on interleaved
+/// SHA-NI streams (see `x86::compress_lanes_shani_avx2`; AMD), or on the 16
+/// AVX-512 lanes (see `x86_avx512::compress_lanes`; where the plain SHA-1
+/// batches run there).
+#[cfg(all(target_arch = "x86_64", any(all(feature = "shani", feature = "avx2"), feature = "avx512")))]
 mod lanes {
-    use super::{Backend, Collision, DcState, Sha1DcAlgorithm, cpuid_avx2, to_bytes, x86};
+    use super::{Backend, Collision, DcState, Sha1DcAlgorithm, to_bytes};
+    #[cfg(all(feature = "shani", feature = "avx2"))]
+    use super::{cpuid_avx2, x86};
 
     /// Messages at once. On an AMD EPYC (Zen 3), 64 random messages of 1,
     /// 8 and 64 KiB (`examples/sha1dc_speed.rs --many`): 3 streams ran
     /// 1.12-1.23x `Sha1Dc` one message at a time, 4 streams 1.04-1.07x,
     /// 2 and 5 no better (a loaded machine: ratios within one run only).
+    #[cfg(all(feature = "shani", feature = "avx2"))]
     pub(super) const STREAMS: usize = 3;
     /// Messages per call of the scheduler (its outputs live on the stack).
     const CHUNK: usize = 64;
@@ -486,6 +499,7 @@ mod lanes {
     /// Whether the engine runs here: SHA-NI and AVX2 on an AMD core (where
     /// the plain `sha-ni` batches interleave streams too; elsewhere the
     /// SHA unit is throughput-bound and messages go one by one).
+    #[cfg(all(feature = "shani", feature = "avx2"))]
     pub(super) fn usable(backend: Backend) -> bool {
         matches!(backend, Backend::ShaNi | Backend::ShaNiAvx512)
             && backend.is_supported()
@@ -522,16 +536,45 @@ mod lanes {
     }
 
     /// `Sha1Dc::digest_many` on `backend`, for which [`usable`] said yes.
+    #[cfg(all(feature = "shani", feature = "avx2"))]
     pub(super) fn digest_many(backend: Backend, inputs: &[&[u8]], outputs: &mut [Result<[u8; 20], Collision>]) {
+        run::<STREAMS>(backend, inputs, outputs, 2, |states, data| {
+            // SAFETY: `usable` confirmed sha, sse2, ssse3, sse4.1
+            // (`backend.is_supported()` for a SHA-NI backend) and avx2
+            // before the scheduler started.
+            unsafe { x86::compress_lanes_shani_avx2(states, data) }
+        });
+    }
+
+    /// `Sha1Dc::digest_many` on the 16 AVX-512 lanes, where
+    /// `backend::batch_on_avx512_lanes` said the plain batches run there
+    /// (which checked avx512f and avx512bw); a lane past a detection
+    /// finishes on `backend`'s single-message detection.
+    #[cfg(feature = "avx512")]
+    pub(super) fn digest_many_16(backend: Backend, inputs: &[&[u8]], outputs: &mut [Result<[u8; 20], Collision>]) {
+        let fewest = crate::backend::avx512_lanes_min_active(backend);
+        run::<{ super::x86_avx512::LANES }>(backend, inputs, outputs, fewest, |states, data| {
+            // SAFETY: `batch_on_avx512_lanes` confirmed avx512f and
+            // avx512bw before the scheduler started.
+            unsafe {
+                super::x86_avx512::compress_lanes(states, data, &mut |st, blocks| super::process(backend, st, blocks))
+            }
+        });
+    }
+
+    /// The verdicts of `inputs` into `outputs` through the lane scheduler
+    /// with `N` lanes, `engine` compressing them.
+    fn run<const N: usize>(
+        backend: Backend,
+        inputs: &[&[u8]],
+        outputs: &mut [Result<[u8; 20], Collision>],
+        fewest: usize,
+        mut engine: impl FnMut(&mut [DcState; N], [&[u8]; N]),
+    ) {
         for (inputs, outputs) in inputs.chunks(CHUNK).zip(outputs.chunks_mut(CHUNK)) {
             let mut raw = [[0u8; 41]; CHUNK];
             let raw = &mut raw[..inputs.len()];
-            hash_core::multi::digest_many_lanes::<Lanes, STREAMS>(backend, inputs, raw, 2, |states, data| {
-                // SAFETY: `usable` confirmed sha, sse2, ssse3, sse4.1
-                // (`backend.is_supported()` for a SHA-NI backend) and avx2
-                // before the scheduler started.
-                unsafe { x86::compress_lanes_shani_avx2(states, data) }
-            });
+            hash_core::multi::digest_many_lanes::<Lanes, N>(backend, inputs, raw, fewest, &mut engine);
             for (out, r) in outputs.iter_mut().zip(raw.iter()) {
                 let mut safe = [0u8; 20];
                 safe.copy_from_slice(&r[..20]);

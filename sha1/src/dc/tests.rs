@@ -172,6 +172,15 @@ fn simd_filters() -> Vec<(&'static str, Filter)> {
             testing::say(format_args!("sha1dc: SKIPPED the avx2 filter: this CPU lacks avx2"));
         }
     }
+    #[cfg(all(target_arch = "x86_64", feature = "avx512"))]
+    {
+        if crate::backend::batch_on_avx512_lanes(Backend::detect(), 64, 1024) {
+            // SAFETY: `batch_on_avx512_lanes` confirmed avx512f.
+            v.push(("avx512 lanes", |w| unsafe { super::x86_avx512::ubc_lane0(w) }));
+        } else {
+            testing::say(format_args!("sha1dc: SKIPPED the 16-lane filter: batches do not run on AVX-512 lanes here"));
+        }
+    }
     #[cfg(all(target_arch = "x86_64", feature = "shani", feature = "avx512"))]
     {
         if super::cpuid_avx512vl::get() {
@@ -217,22 +226,35 @@ fn simd_filters_match_portable() {
     testing::say(format_args!("sha1dc: {n} word arrays, SIMD filters as the table-driven one"));
 }
 
-/// The interleaved-streams engine of `digest_many` (AMD with SHA-NI and
-/// AVX2), called directly: the collision files whole (detections in a
-/// lane, then further steps with that lane past its detection) and cut
-/// short, copies behind random prefixes, among random messages of many
-/// lengths, against `Sha1Dc::digest`.
+/// The lane engines of `digest_many` that run on this CPU (interleaved
+/// SHA-NI streams on AMD with SHA-NI and AVX2, the 16 AVX-512 lanes where
+/// the plain batches use them), called directly: the collision files whole
+/// (detections in a lane, then further steps with that lane past its
+/// detection) and cut short, copies behind random prefixes, among random
+/// messages of many lengths, against `Sha1Dc::digest`.
 #[test]
 fn lanes_engine_matches_digest() {
+    type Engine = fn(Backend, &[&[u8]], &mut [Result<[u8; 20], super::Collision>]);
+    #[allow(unused_mut)]
+    let mut engines: Vec<(&str, Engine)> = Vec::new();
+    let backend = Backend::detect();
     #[cfg(all(target_arch = "x86_64", feature = "shani", feature = "avx2"))]
-    {
-        let backend = Backend::detect();
-        if !super::lanes::usable(backend) {
-            testing::say(format_args!(
-                "sha1dc: lanes engine SKIPPED: not used on this CPU (needs an AMD core with SHA-NI and AVX2)"
-            ));
-            return;
-        }
+    if super::lanes::usable(backend) {
+        engines.push(("sha-ni streams", super::lanes::digest_many));
+    } else {
+        testing::say(format_args!(
+            "sha1dc: streams engine SKIPPED: not used on this CPU (needs an AMD core with SHA-NI and AVX2)"
+        ));
+    }
+    #[cfg(all(target_arch = "x86_64", feature = "avx512"))]
+    if crate::backend::batch_on_avx512_lanes(backend, 64, 1024) {
+        engines.push(("avx512 16 lanes", super::lanes::digest_many_16));
+    } else {
+        testing::say(format_args!(
+            "sha1dc: 16-lane engine SKIPPED: plain SHA-1 batches do not use AVX-512 lanes on this CPU"
+        ));
+    }
+    for (engine_name, engine) in engines {
         let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/sha1dc/");
         let read = |name: &str| std::fs::read(std::format!("{dir}{name}")).expect("collision file");
         let one = read("shattered-1.pdf");
@@ -258,21 +280,24 @@ fn lanes_engine_matches_digest() {
         }
         let refs: Vec<&[u8]> = inputs.iter().map(Vec::as_slice).collect();
         let mut out = vec![Ok([0; 20]); refs.len()];
-        super::lanes::digest_many(backend, &refs, &mut out);
+        engine(backend, &refs, &mut out);
         for (input, got) in refs.iter().zip(&out) {
-            assert_eq!(*got, Sha1Dc::digest(input), "{} bytes", input.len());
+            assert_eq!(*got, Sha1Dc::digest(input), "{engine_name}: {} bytes", input.len());
         }
         // The four attack files in each round; a random prefix changes the
         // chaining value the attack was built for, so those copies (and
         // the reduced-round collision, with that detection off) are not.
         let found = out.iter().filter(|r| r.is_err()).count();
-        assert_eq!(found, 12, "detections");
+        assert_eq!(found, 12, "{engine_name}: detections");
         // Subsets: every lane count from 1 up.
-        for n in 1..=8 {
+        for n in 1..=20 {
             let mut part = vec![Ok([0; 20]); n];
-            super::lanes::digest_many(backend, &refs[..n], &mut part);
-            assert_eq!(part[..], out[..n]);
+            engine(backend, &refs[..n], &mut part);
+            assert_eq!(part[..], out[..n], "{engine_name}: {n} messages");
         }
-        testing::say(format_args!("sha1dc: lanes engine on {} messages, {found} detections, as digest", refs.len()));
+        testing::say(format_args!(
+            "sha1dc: {engine_name} engine on {} messages, {found} detections, as digest",
+            refs.len()
+        ));
     }
 }
