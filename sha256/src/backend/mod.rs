@@ -338,7 +338,7 @@ where
         // 16-lane pair engine (the padding block's W + K a constant).
         // Measured on an Intel Xeon (model 167, Ice Lake class), 1024 pairs
         // (`cargo xtask bench --algo merkle`): 4 SHA-NI streams 61 ns a
-        // pair, `digest_many`'s 16 lanes 43-45 ns, the pair engine 31 ns.
+        // pair, `digest_many`'s 16 lanes 43-45 ns, the pair engine 27 ns.
         // The rest (fewer than sixteen) as before.
         let done = match engine(backend, out.len(), 64) {
             Engine::Avx512Lanes => backend_checked!(avx512, else avx512_missing(), unsafe {
