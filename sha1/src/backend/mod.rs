@@ -241,14 +241,14 @@ fn batch_engine(backend: Backend, messages: usize, mean: usize) -> Engine {
 /// Whether a batch of `messages` of `mean` bytes on `backend` runs on the
 /// 16 AVX-512 lanes here (then this CPU has avx512f and avx512bw): where
 /// `Sha1Dc::digest_many` runs its batches on its own 16-lane engine.
-#[cfg(feature = "avx512")]
+#[cfg(all(target_arch = "x86_64", feature = "avx512"))]
 pub(crate) fn batch_on_avx512_lanes(backend: Backend, messages: usize, mean: usize) -> bool {
     backend.is_supported() && batch_engine(backend, messages, mean) == Engine::Avx512Lanes
 }
 
 /// The fewest busy lanes for which a step of the 16 AVX-512 lanes beats
 /// finishing the messages one at a time on `single`.
-#[cfg(feature = "avx512")]
+#[cfg(all(target_arch = "x86_64", feature = "avx512"))]
 pub(crate) fn avx512_lanes_min_active(single: Backend) -> usize {
     Engine::Avx512Lanes.min_active(single)
 }
