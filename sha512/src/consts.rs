@@ -58,6 +58,32 @@ pub(crate) const H512_256: [u64; 8] = [
     0x9628_3ee2_a88e_ffe3, 0xbe5e_1e25_5386_3992, 0x2b01_99fc_2c85_b8aa, 0x0eb7_2ddc_81c5_2ca2,
 ];
 
+/// `W[t] + K[t]` for every round of the block that pads a 128-byte message
+/// (FIPS 180-4 §5.1.2: the byte 0x80, zeros, then the length 1024 in bits
+/// as 128 bits). The block is the same for every such message (a pair of
+/// 64-byte SHA-512 digests), so its whole schedule is a constant: a pair's
+/// second block computes no schedule and adds no round constants.
+#[cfg(all(target_arch = "x86_64", feature = "avx512"))]
+pub(crate) const PAD128_WK: [u64; 80] = {
+    let mut w = [0u64; 80];
+    w[0] = 0x8000_0000_0000_0000;
+    w[15] = 1024;
+    let mut t = 16;
+    while t < 80 {
+        let (a, b) = (w[t - 15], w[t - 2]);
+        let s0 = a.rotate_right(1) ^ a.rotate_right(8) ^ (a >> 7);
+        let s1 = b.rotate_right(19) ^ b.rotate_right(61) ^ (b >> 6);
+        w[t] = s1.wrapping_add(w[t - 7]).wrapping_add(s0).wrapping_add(w[t - 16]);
+        t += 1;
+    }
+    let mut t = 0;
+    while t < 80 {
+        w[t] = w[t].wrapping_add(K[t]);
+        t += 1;
+    }
+    w
+};
+
 #[cfg(test)]
 mod tests {
     use super::{H512, H512_224, H512_256};
@@ -83,3 +109,4 @@ mod tests {
         assert_eq!(sha512_t_iv(b"SHA-512/256"), H512_256);
     }
 }
+

@@ -171,6 +171,14 @@ pub mod algorithm {
                 fn digest_many(backend: Backend, inputs: &[&[u8]], outputs: &mut [[u8; $outlen]]) {
                     backend::digest_many::<$alg>(backend, inputs, outputs);
                 }
+
+                /// SHA-512's 128-byte pairs on `avx512` run on the pair
+                /// engine (the padding block's schedule a constant); the
+                /// rest as the default does.
+                #[inline]
+                fn hash_pairs(backend: Backend, nodes: &[[u8; $outlen]], out: &mut [[u8; $outlen]]) {
+                    backend::hash_pairs::<$alg, $outlen>(backend, nodes, out);
+                }
             }
         };
     }

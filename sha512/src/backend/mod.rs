@@ -209,6 +209,38 @@ where
     )
 }
 
+/// `hash_pairs` for the SHA-512 family: `out[i]` = the hash of
+/// `nodes[2i] || nodes[2i + 1]`. On the `avx512` backend, SHA-512's
+/// 128-byte pairs run eight at a time on the pair engine
+/// (`x86_avx512::hash_pairs128`: the padding block's schedule a constant)
+/// when there are at least as many as the batch engine's lanes; the rest,
+/// and everything else, is gathered for `digest_many`'s engines
+/// (`hash_core::hash_pairs_gathered`, which checks the lengths and the
+/// backend).
+///
+/// # Panics
+/// If `nodes.len() != 2 * out.len()`, or this CPU (or this build) does not
+/// support `backend`.
+pub(crate) fn hash_pairs<A, const N: usize>(backend: Backend, nodes: &[[u8; N]], out: &mut [[u8; N]])
+where
+    A: FixedAlgorithm<Backend = Backend, State = [u64; 8], BlockSize = U128, Output = [u8; N]>,
+{
+    #[cfg(all(target_arch = "x86_64", feature = "avx512"))]
+    // N = 64: SHA-512 (the other types' nodes are shorter).
+    let (nodes, out) = if N == 64 && backend == Backend::Avx512 {
+        hash_core::assert_pairs::<A>(nodes.len(), out.len());
+        let pairs = nodes.as_flattened().as_chunks::<128>().0;
+        let digests = out.as_flattened_mut().as_chunks_mut::<64>().0;
+        let done = backend_checked!(Avx512, else unsupported(Backend::Avx512), unsafe {
+            x86_avx512::hash_pairs128(&A::INIT, pairs, digests)
+        });
+        (&nodes[2 * done..], &mut out[done..])
+    } else {
+        (nodes, out)
+    };
+    hash_core::hash_pairs_gathered::<A>(backend, nodes, out);
+}
+
 #[cfg(test)]
 mod tests {
     use super::hwcap_has_sha512_and_sha3;

@@ -21,7 +21,7 @@ use core::arch::x86_64::{
 use hash_core::FixedAlgorithm;
 use hash_core::typenum::U128;
 
-use crate::consts::K;
+use crate::consts::{K, PAD128_WK};
 
 /// Lanes of the engine.
 const LANES: usize = 8;
@@ -171,6 +171,83 @@ fn compress8(states: &mut [[u64; 8]; LANES], data: [&[u8]; LANES]) {
         // alignment requirement.
         unsafe { _mm512_storeu_si512(state.as_mut_ptr().cast(), row) }
     }
+}
+
+/// `out[i]` = SHA-512 (from `init`) of `pairs[i]`, a 128-byte message (two
+/// 64-byte digests), for eight pairs in the lanes: the pair's block with
+/// its schedule, then the padding block, which is the same for every
+/// 128-byte message, with `W + K` a constant ([`PAD128_WK`]: no schedule,
+/// a broadcast per round).
+#[target_feature(enable = "avx512f,avx512bw")]
+fn pairs8(init: &[u64; 8], pairs: &[[u8; 128]; LANES], out: &mut [[u8; 64]; LANES]) {
+    let bswap = bswap64_mask();
+    let mut w = [_mm512_set1_epi64(0); 80];
+    for half in 0..2 {
+        let rows = core::array::from_fn(|i| _mm512_shuffle_epi8(load64(&pairs[i], 64 * half), bswap));
+        w[8 * half..8 * half + 8].copy_from_slice(&transpose8(rows));
+    }
+    for t in 16..80 {
+        w[t] = _mm512_add_epi64(
+            _mm512_add_epi64(small_sigma1(w[t - 2]), w[t - 7]),
+            _mm512_add_epi64(small_sigma0(w[t - 15]), w[t - 16]),
+        );
+    }
+    let v0: [__m512i; 8] = core::array::from_fn(|j| _mm512_set1_epi64(init[j] as i64));
+    // The 80 rounds (§6.4.2 step 3) from `$s`, W + K of round t from `$wk`.
+    macro_rules! rounds {
+        ($s:expr, $wk:expr) => {{
+            let wk = $wk;
+            let mut s: [__m512i; 8] = $s;
+            for t in (0..80).step_by(8) {
+                let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = s;
+                macro_rules! round {
+                    ($a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident, $i:expr) => {
+                        let ch = _mm512_ternarylogic_epi64::<CH>($e, $f, $g);
+                        let t1 =
+                            _mm512_add_epi64(_mm512_add_epi64($h, wk(t + $i)), _mm512_add_epi64(ch, big_sigma1($e)));
+                        let maj = _mm512_ternarylogic_epi64::<MAJ>($a, $b, $c);
+                        $d = _mm512_add_epi64($d, t1);
+                        $h = _mm512_add_epi64(t1, _mm512_add_epi64(big_sigma0($a), maj));
+                    };
+                }
+                round!(a, b, c, d, e, f, g, h, 0);
+                round!(h, a, b, c, d, e, f, g, 1);
+                round!(g, h, a, b, c, d, e, f, 2);
+                round!(f, g, h, a, b, c, d, e, 3);
+                round!(e, f, g, h, a, b, c, d, 4);
+                round!(d, e, f, g, h, a, b, c, 5);
+                round!(c, d, e, f, g, h, a, b, 6);
+                round!(b, c, d, e, f, g, h, a, 7);
+                s = [a, b, c, d, e, f, g, h];
+            }
+            s
+        }};
+    }
+    let first = rounds!(v0, |t: usize| _mm512_add_epi64(w[t], _mm512_set1_epi64(K[t] as i64)));
+    let v1: [__m512i; 8] = core::array::from_fn(|j| _mm512_add_epi64(v0[j], first[j]));
+    let second = rounds!(v1, |t: usize| _mm512_set1_epi64(PAD128_WK[t] as i64));
+    let v2: [__m512i; 8] = core::array::from_fn(|j| _mm512_add_epi64(v1[j], second[j]));
+    // Lane i's state in row i, each word big-endian (§6.4.2, final step).
+    for (digest, row) in out.iter_mut().zip(transpose8(v2)) {
+        let bytes = _mm512_shuffle_epi8(row, bswap);
+        // SAFETY: `digest` is 64 writable bytes, and `vmovdqu64` has no
+        // alignment requirement.
+        unsafe { _mm512_storeu_si512(digest.as_mut_ptr().cast(), bytes) }
+    }
+}
+
+/// `out[i]` = SHA-512 (from `init`) of `pairs[i]` for every whole group of
+/// eight pairs (see [`pairs8`]); returns how many pairs that was, for the
+/// caller to finish the rest another way.
+#[target_feature(enable = "avx512f,avx512bw")]
+pub(super) fn hash_pairs128(init: &[u64; 8], pairs: &[[u8; 128]], out: &mut [[u8; 64]]) -> usize {
+    assert_eq!(pairs.len(), out.len(), "hash_pairs128: one output slot per 128-byte message");
+    let (groups, _) = pairs.as_chunks::<LANES>();
+    let (slots, _) = out.as_chunks_mut::<LANES>();
+    for (group, slot) in groups.iter().zip(slots.iter_mut()) {
+        pairs8(init, group, slot);
+    }
+    groups.len() * LANES
 }
 
 /// Hash each of `inputs` into the matching slot of `outputs`, eight
