@@ -109,4 +109,3 @@ mod tests {
         assert_eq!(sha512_t_iv(b"SHA-512/256"), H512_256);
     }
 }
-
