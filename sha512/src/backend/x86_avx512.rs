@@ -100,6 +100,51 @@ fn bswap64_mask() -> __m512i {
 // ROTR 34 ⊕ ROTR 39, ROTR 14 ⊕ ROTR 18 ⊕ ROTR 41.
 hash_core::sha2_sigmas_avx512!(epi64, "avx512f", [1, 8, 7] [19, 61, 6] [28, 34, 39] [14, 18, 41]);
 
+/// W[16..80] from W[0..16] in every lane (§6.4.2 step 1).
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn schedule(w: &mut [__m512i; 80]) {
+    for t in 16..80 {
+        w[t] = _mm512_add_epi64(
+            _mm512_add_epi64(small_sigma1(w[t - 2]), w[t - 7]),
+            _mm512_add_epi64(small_sigma0(w[t - 15]), w[t - 16]),
+        );
+    }
+}
+
+/// The 80 rounds (§6.4.2 step 3) of every lane from the working variables
+/// `s`, with `W[t] + K[t]` from `wk(t)`: the working variables after them.
+/// Eight rounds per iteration, so that the names come back to where they
+/// started.
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn rounds80(mut s: [__m512i; 8], wk: impl Fn(usize) -> __m512i) -> [__m512i; 8] {
+    for t in (0..80).step_by(8) {
+        let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = s;
+        macro_rules! round {
+            ($a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident, $i:expr) => {
+                // T1 = h + Σ1(e) + Ch(e, f, g) + K[t] + W[t].
+                let ch = _mm512_ternarylogic_epi64::<CH>($e, $f, $g);
+                let t1 = _mm512_add_epi64(_mm512_add_epi64($h, wk(t + $i)), _mm512_add_epi64(ch, big_sigma1($e)));
+                // T2 = Σ0(a) + Maj(a, b, c).
+                let maj = _mm512_ternarylogic_epi64::<MAJ>($a, $b, $c);
+                $d = _mm512_add_epi64($d, t1);
+                $h = _mm512_add_epi64(t1, _mm512_add_epi64(big_sigma0($a), maj));
+            };
+        }
+        round!(a, b, c, d, e, f, g, h, 0);
+        round!(h, a, b, c, d, e, f, g, 1);
+        round!(g, h, a, b, c, d, e, f, 2);
+        round!(f, g, h, a, b, c, d, e, 3);
+        round!(e, f, g, h, a, b, c, d, 4);
+        round!(d, e, f, g, h, a, b, c, 5);
+        round!(c, d, e, f, g, h, a, b, 6);
+        round!(b, c, d, e, f, g, h, a, 7);
+        s = [a, b, c, d, e, f, g, h];
+    }
+    s
+}
+
 /// Compress eight independent streams at once, one per 64-bit lane:
 /// `data[i]` into `states[i]`. All `data[i]` have the same length, a whole
 /// number of 128-byte blocks.
@@ -125,41 +170,8 @@ fn compress8(states: &mut [[u64; 8]; LANES], data: [&[u8]; LANES]) {
             let rows = core::array::from_fn(|i| _mm512_shuffle_epi8(load64(data[i], at + 64 * half), bswap));
             w[8 * half..8 * half + 8].copy_from_slice(&transpose8(rows));
         }
-        // W[16..80].
-        for t in 16..80 {
-            w[t] = _mm512_add_epi64(
-                _mm512_add_epi64(small_sigma1(w[t - 2]), w[t - 7]),
-                _mm512_add_epi64(small_sigma0(w[t - 15]), w[t - 16]),
-            );
-        }
-
-        // The rounds (§6.4.2 step 3), eight per iteration so that the
-        // variable names come back to where they started.
-        let mut s = v;
-        for t in (0..80).step_by(8) {
-            let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = s;
-            macro_rules! round {
-                ($a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident, $i:expr) => {
-                    // T1 = h + Σ1(e) + Ch(e, f, g) + K[t] + W[t].
-                    let wk = _mm512_add_epi64(w[t + $i], _mm512_set1_epi64(K[t + $i] as i64));
-                    let ch = _mm512_ternarylogic_epi64::<CH>($e, $f, $g);
-                    let t1 = _mm512_add_epi64(_mm512_add_epi64($h, wk), _mm512_add_epi64(ch, big_sigma1($e)));
-                    // T2 = Σ0(a) + Maj(a, b, c).
-                    let maj = _mm512_ternarylogic_epi64::<MAJ>($a, $b, $c);
-                    $d = _mm512_add_epi64($d, t1);
-                    $h = _mm512_add_epi64(t1, _mm512_add_epi64(big_sigma0($a), maj));
-                };
-            }
-            round!(a, b, c, d, e, f, g, h, 0);
-            round!(h, a, b, c, d, e, f, g, 1);
-            round!(g, h, a, b, c, d, e, f, 2);
-            round!(f, g, h, a, b, c, d, e, 3);
-            round!(e, f, g, h, a, b, c, d, 4);
-            round!(d, e, f, g, h, a, b, c, 5);
-            round!(c, d, e, f, g, h, a, b, 6);
-            round!(b, c, d, e, f, g, h, a, 7);
-            s = [a, b, c, d, e, f, g, h];
-        }
+        schedule(&mut w);
+        let s = rounds80(v, |t| _mm512_add_epi64(w[t], _mm512_set1_epi64(K[t] as i64)));
         // Step 4: the intermediate hash value.
         for (x, y) in v.iter_mut().zip(s) {
             *x = _mm512_add_epi64(*x, y);
@@ -186,46 +198,11 @@ fn pairs8(init: &[u64; 8], pairs: &[[u8; 128]; LANES], out: &mut [[u8; 64]; LANE
         let rows = core::array::from_fn(|i| _mm512_shuffle_epi8(load64(&pairs[i], 64 * half), bswap));
         w[8 * half..8 * half + 8].copy_from_slice(&transpose8(rows));
     }
-    for t in 16..80 {
-        w[t] = _mm512_add_epi64(
-            _mm512_add_epi64(small_sigma1(w[t - 2]), w[t - 7]),
-            _mm512_add_epi64(small_sigma0(w[t - 15]), w[t - 16]),
-        );
-    }
+    schedule(&mut w);
     let v0: [__m512i; 8] = core::array::from_fn(|j| _mm512_set1_epi64(init[j] as i64));
-    // The 80 rounds (§6.4.2 step 3) from `$s`, W + K of round t from `$wk`.
-    macro_rules! rounds {
-        ($s:expr, $wk:expr) => {{
-            let wk = $wk;
-            let mut s: [__m512i; 8] = $s;
-            for t in (0..80).step_by(8) {
-                let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = s;
-                macro_rules! round {
-                    ($a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident, $i:expr) => {
-                        let ch = _mm512_ternarylogic_epi64::<CH>($e, $f, $g);
-                        let t1 =
-                            _mm512_add_epi64(_mm512_add_epi64($h, wk(t + $i)), _mm512_add_epi64(ch, big_sigma1($e)));
-                        let maj = _mm512_ternarylogic_epi64::<MAJ>($a, $b, $c);
-                        $d = _mm512_add_epi64($d, t1);
-                        $h = _mm512_add_epi64(t1, _mm512_add_epi64(big_sigma0($a), maj));
-                    };
-                }
-                round!(a, b, c, d, e, f, g, h, 0);
-                round!(h, a, b, c, d, e, f, g, 1);
-                round!(g, h, a, b, c, d, e, f, 2);
-                round!(f, g, h, a, b, c, d, e, 3);
-                round!(e, f, g, h, a, b, c, d, 4);
-                round!(d, e, f, g, h, a, b, c, 5);
-                round!(c, d, e, f, g, h, a, b, 6);
-                round!(b, c, d, e, f, g, h, a, 7);
-                s = [a, b, c, d, e, f, g, h];
-            }
-            s
-        }};
-    }
-    let first = rounds!(v0, |t: usize| _mm512_add_epi64(w[t], _mm512_set1_epi64(K[t] as i64)));
+    let first = rounds80(v0, |t| _mm512_add_epi64(w[t], _mm512_set1_epi64(K[t] as i64)));
     let v1: [__m512i; 8] = core::array::from_fn(|j| _mm512_add_epi64(v0[j], first[j]));
-    let second = rounds!(v1, |t: usize| _mm512_set1_epi64(PAD128_WK[t] as i64));
+    let second = rounds80(v1, |t| _mm512_set1_epi64(PAD128_WK[t] as i64));
     let v2: [__m512i; 8] = core::array::from_fn(|j| _mm512_add_epi64(v1[j], second[j]));
     // Lane i's state in row i, each word big-endian (§6.4.2, final step).
     for (digest, row) in out.iter_mut().zip(transpose8(v2)) {
