@@ -388,7 +388,7 @@ pub(crate) fn hash_prefixed_many<A, const N: usize>(
 ) where
     A: hash_core::FixedAlgorithm<State = [u32; 8], Backend = Backend, Output = [u8; N]>,
 {
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", feature = "avx512"))]
     if let ([p], 32) = (prefix, N) {
         hash_core::assert_prefixed::<A>(bodies.len(), out.len());
         if !backend.is_supported() {
