@@ -238,6 +238,11 @@ fn batch_engine(backend: Backend, messages: usize, mean: usize) -> Engine {
     if messages >= fewest { engine } else { Engine::OneByOne }
 }
 
+/// The AVX-512VL message schedule step of `sha-ni-avx512`, for the
+/// collision detection's rounds (`dc::x86`).
+#[cfg(all(target_arch = "x86_64", feature = "shani", feature = "avx512"))]
+pub(crate) use x86_shani::schedule_vl;
+
 /// Whether a batch of `messages` of `mean` bytes on `backend` runs on the
 /// 16 AVX-512 lanes here (then this CPU has avx512f and avx512bw): where
 /// `Sha1Dc::digest_many` runs its batches on its own 16-lane engine.

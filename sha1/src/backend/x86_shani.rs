@@ -233,14 +233,47 @@ fn interleaved<'a, const N: usize>(
 /// `e` of group g ≥ 1 is ROTL³⁰ of the `a` two groups back (the value
 /// `sha1nexte` forms) added to W[4g] in dword 3 only: `vprold` and a
 /// masked `vpaddd`.
+/// W[4g..4g+4] into `$w[g]` (W[4g] in dword 3) from the groups before it,
+/// in AVX-512VL (FIPS 180-4 §6.1.2 step 1), in a function with the
+/// `avx512f` and `avx512vl` target features; `$g` from 4 to 19. The two
+/// forms of the recurrence are those of [`compress_vl`]'s docs:
+///
+/// * g < 8 (t = 16..31): W[t-14..t-10] is the low half of group g-4 and the
+///   high half of g-3; W[t-3..t] is group g-1 moved up a dword with 0 for
+///   W[t], and the missing ROTL¹(W[t]) term of W[t+3] is ROTL²(y[t]) moved
+///   to its dword.
+/// * g ≥ 8 (t = 32..79): W[t-6..t-2] is the low half of group g-2 and the
+///   high half of g-1.
+///
+/// Shared with the collision detection's rounds (`dc::x86::rounds_vl`).
+#[cfg(feature = "avx512")]
+macro_rules! schedule_vl {
+    ($w:ident, $g:literal) => {{
+        use core::arch::x86_64::{
+            _mm_alignr_epi8, _mm_rol_epi32, _mm_slli_si128, _mm_srli_si128, _mm_ternarylogic_epi32, _mm_xor_si128,
+        };
+        /// `vpternlogd` truth table of a ⊕ b ⊕ c.
+        const XOR3: i32 = 0x96;
+        if $g < 8 {
+            let w14 = _mm_alignr_epi8::<8>($w[$g - 4], $w[$g - 3]);
+            let x = _mm_ternarylogic_epi32::<XOR3>($w[$g - 4], w14, $w[$g - 2]);
+            let y = _mm_xor_si128(x, _mm_slli_si128::<4>($w[$g - 1]));
+            let fix = _mm_rol_epi32::<2>(_mm_srli_si128::<12>(y));
+            $w[$g] = _mm_xor_si128(_mm_rol_epi32::<1>(y), fix);
+        } else {
+            let w6 = _mm_alignr_epi8::<8>($w[$g - 2], $w[$g - 1]);
+            let x = _mm_ternarylogic_epi32::<XOR3>(w6, $w[$g - 4], $w[$g - 7]);
+            $w[$g] = _mm_rol_epi32::<2>(_mm_xor_si128(x, $w[$g - 8]));
+        }
+    }};
+}
+#[cfg(feature = "avx512")]
+pub(crate) use schedule_vl;
+
 #[cfg(feature = "avx512")]
 #[target_feature(enable = "sha,sse2,ssse3,sse4.1,avx512f,avx512vl")]
 pub(crate) fn compress_vl(state: &mut [u32; 5], blocks: &[Block<U64>]) {
-    use core::arch::x86_64::{
-        _mm_alignr_epi8, _mm_mask_add_epi32, _mm_rol_epi32, _mm_slli_si128, _mm_srli_si128, _mm_ternarylogic_epi32,
-    };
-    /// `vpternlogd` truth table of a ⊕ b ⊕ c.
-    const XOR3: i32 = 0x96;
+    use core::arch::x86_64::{_mm_mask_add_epi32, _mm_rol_epi32};
     /// The mask of dword 3, where `e` goes.
     const E_DWORD: u8 = 0b1000;
     // Reverses the 16 bytes: big-endian words (§3.1), W[t] in dword 3.
@@ -259,29 +292,6 @@ pub(crate) fn compress_vl(state: &mut [u32; 5], blocks: &[Block<U64>]) {
             // array); `loadu` has no alignment requirement.
             let raw = unsafe { _mm_loadu_si128(bytes.as_ptr().cast()) };
             *wj = _mm_shuffle_epi8(raw, bswap);
-        }
-        // W[t..t+4] for t = 16..31 (group g = t / 4).
-        macro_rules! schedule16 {
-            ($g:literal) => {
-                // W[t-14..t-10]: the low half of group g-4, the high half of
-                // group g-3.
-                let w14 = _mm_alignr_epi8::<8>(w[$g - 4], w[$g - 3]);
-                let x = _mm_ternarylogic_epi32::<XOR3>(w[$g - 4], w14, w[$g - 2]);
-                // W[t-3..t]: group g-1 moved up a dword, 0 for W[t].
-                let y = _mm_xor_si128(x, _mm_slli_si128::<4>(w[$g - 1]));
-                let fix = _mm_rol_epi32::<2>(_mm_srli_si128::<12>(y));
-                w[$g] = _mm_xor_si128(_mm_rol_epi32::<1>(y), fix);
-            };
-        }
-        // W[t..t+4] for t = 32..79.
-        macro_rules! schedule32 {
-            ($g:literal) => {
-                // W[t-6..t-2]: the low half of group g-2, the high half of
-                // group g-1.
-                let w6 = _mm_alignr_epi8::<8>(w[$g - 2], w[$g - 1]);
-                let x = _mm_ternarylogic_epi32::<XOR3>(w6, w[$g - 4], w[$g - 7]);
-                w[$g] = _mm_rol_epi32::<2>(_mm_xor_si128(x, w[$g - 8]));
-            };
         }
         // The abcd value before the previous group (see `interleaved`).
         let mut prev = abcd;
@@ -302,37 +312,37 @@ pub(crate) fn compress_vl(state: &mut [u32; 5], blocks: &[Block<U64>]) {
         rounds!(1);
         rounds!(2);
         rounds!(3);
-        schedule16!(4);
+        schedule_vl!(w, 4);
         rounds!(4);
-        schedule16!(5);
+        schedule_vl!(w, 5);
         rounds!(5);
-        schedule16!(6);
+        schedule_vl!(w, 6);
         rounds!(6);
-        schedule16!(7);
+        schedule_vl!(w, 7);
         rounds!(7);
-        schedule32!(8);
+        schedule_vl!(w, 8);
         rounds!(8);
-        schedule32!(9);
+        schedule_vl!(w, 9);
         rounds!(9);
-        schedule32!(10);
+        schedule_vl!(w, 10);
         rounds!(10);
-        schedule32!(11);
+        schedule_vl!(w, 11);
         rounds!(11);
-        schedule32!(12);
+        schedule_vl!(w, 12);
         rounds!(12);
-        schedule32!(13);
+        schedule_vl!(w, 13);
         rounds!(13);
-        schedule32!(14);
+        schedule_vl!(w, 14);
         rounds!(14);
-        schedule32!(15);
+        schedule_vl!(w, 15);
         rounds!(15);
-        schedule32!(16);
+        schedule_vl!(w, 16);
         rounds!(16);
-        schedule32!(17);
+        schedule_vl!(w, 17);
         rounds!(17);
-        schedule32!(18);
+        schedule_vl!(w, 18);
         rounds!(18);
-        schedule32!(19);
+        schedule_vl!(w, 19);
         rounds!(19);
         // Step 4: H(i) = H(i-1) + (a, b, c, d, e); e in dword 3, the other
         // dwords of `e0` stay 0.

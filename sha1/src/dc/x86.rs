@@ -33,19 +33,20 @@ fn load8(x: &[u32]) -> __m256i {
 
 /// Vectors `k...` of the packed conditions (see [`ubc_avx2`]) on `w`, the
 /// failing lanes' DVs ORed into `fail`: per vector, two unaligned loads of
-/// consecutive W words, two variable shifts that move each lane's two bits
-/// to bit 31, the XOR with the wanted value.
+/// consecutive W words, then `$vector` (two variable shifts that move each
+/// lane's two bits to bit 31, the XOR with the wanted value) and
+/// `$failing` (the DVs of the lanes whose bit 31 is set into `fail`).
 macro_rules! ubc_vectors {
-    ($fail:ident, $w:ident; $($k:literal)*) => {
+    ($vector:ident, $failing:ident; $fail:ident, $w:ident; $($k:literal)*) => {
         $(
             let p = &PACKED[$k];
             let (s, d) = (usize::from(p.s), usize::from(p.d));
             let (wi, wj) = (load8(&$w[s..s + 8]), load8(&$w[s + d..s + d + 8]));
             let (sa, sb) = (load8(&p.sa), load8(&p.sb));
             let (value, dvs) = (load8(&p.value), load8(&p.dvs));
-            let x = ubc_vector!(wi, wj, sa, sb, value);
+            let x = $vector!(wi, wj, sa, sb, value);
             // All ones in a lane whose condition fails.
-            $fail = ubc_fail!($fail, x, dvs);
+            $fail = $failing!($fail, x, dvs);
         )*
     };
 }
@@ -105,16 +106,6 @@ macro_rules! ubc_avx512vl {
 /// The packed filter with `$vector` and `$fail` as the per-vector steps.
 macro_rules! ubc_packed {
     ($w:expr, $vector:ident, $failing:ident) => {{
-        macro_rules! ubc_vector {
-            ($a:expr, $b:expr, $c:expr, $d:expr, $e:expr) => {
-                $vector!($a, $b, $c, $d, $e)
-            };
-        }
-        macro_rules! ubc_fail {
-            ($a:expr, $b:expr, $c:expr) => {
-                $failing!($a, $b, $c)
-            };
-        }
         let w: &[u32; 80] = $w;
         // Every vector reads within W[PACKED_W.0..PACKED_W.1].
         const { assert!(PACKED_W.1 <= 80) };
@@ -124,10 +115,10 @@ macro_rules! ubc_packed {
         // The vectors are ordered to rule out DVs soonest: after the first
         // PACKED_FIRST of them no DV is left for most messages (tables.rs).
         const { assert!(PACKED_FIRST == 11 && PACKED.len() == 33) };
-        ubc_vectors!(fail, w; 0 1 2 3 4 5 6 7 8 9 10);
+        ubc_vectors!($vector, $failing; fail, w; 0 1 2 3 4 5 6 7 8 9 10);
         let mut f = or_lanes(fail);
         if f != u32::MAX {
-            ubc_vectors!(fail, w; 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32);
+            ubc_vectors!($vector, $failing; fail, w; 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32);
             f = or_lanes(fail);
         }
         // The SHA instructions have only legacy SSE encodings: with the
@@ -289,11 +280,7 @@ fn rounds_vl(
     w: &mut [u32; 80],
     saved: &mut [__m128i; 4],
 ) -> (__m128i, __m128i) {
-    use core::arch::x86_64::{
-        _mm_alignr_epi8, _mm_mask_add_epi32, _mm_rol_epi32, _mm_slli_si128, _mm_srli_si128, _mm_ternarylogic_epi32,
-    };
-    /// `vpternlogd` truth table of a ⊕ b ⊕ c.
-    const XOR3: i32 = 0x96;
+    use core::arch::x86_64::{_mm_mask_add_epi32, _mm_rol_epi32};
     /// The mask of dword 3, where `e` goes.
     const E_DWORD: u8 = 0b1000;
     let bswap = _mm_set_epi64x(0x0001_0203_0405_0607, 0x0809_0a0b_0c0d_0e0f);
@@ -305,29 +292,13 @@ fn rounds_vl(
         let raw = unsafe { _mm_loadu_si128(bytes.as_ptr().cast()) };
         *gj = _mm_shuffle_epi8(raw, bswap);
     }
-    // FIPS 180-4 §6.1.2 step 1, four words per group; the two forms of
-    // the recurrence as in `compress_vl`.
-    macro_rules! schedule {
-        ($j:literal) => {
-            if $j < 8 {
-                let w14 = _mm_alignr_epi8::<8>(g[$j - 4], g[$j - 3]);
-                let x = _mm_ternarylogic_epi32::<XOR3>(g[$j - 4], w14, g[$j - 2]);
-                let y = _mm_xor_si128(x, _mm_slli_si128::<4>(g[$j - 1]));
-                let fix = _mm_rol_epi32::<2>(_mm_srli_si128::<12>(y));
-                g[$j] = _mm_xor_si128(_mm_rol_epi32::<1>(y), fix);
-            } else {
-                let w6 = _mm_alignr_epi8::<8>(g[$j - 2], g[$j - 1]);
-                let x = _mm_ternarylogic_epi32::<XOR3>(w6, g[$j - 4], g[$j - 7]);
-                g[$j] = _mm_rol_epi32::<2>(_mm_xor_si128(x, g[$j - 8]));
-            }
-        };
-    }
     let mut abcd = abcd0;
     let mut prev = abcd;
     macro_rules! group {
         ($j:literal) => {
             if $j >= 4 {
-                schedule!($j);
+                // FIPS 180-4 §6.1.2 step 1, as `compress_vl` schedules.
+                crate::backend::schedule_vl!(g, $j);
             }
             if (8..18).contains(&$j) {
                 let wg: &mut [u32] = &mut w[4 * $j..4 * $j + 4];
