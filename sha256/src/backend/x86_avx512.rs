@@ -135,6 +135,40 @@ macro_rules! round_lean {
     };
 }
 
+/// Eight rounds on the working variables `$a..$h` (named in rotated order,
+/// as [`round!`] and [`round_lean!`] take them), W + K of round t from
+/// `$wk(t)`.
+macro_rules! eight_rounds {
+    ($round:ident, $wk:ident, $a:ident $b:ident $c:ident $d:ident $e:ident $f:ident $g:ident $h:ident, $($t:literal)*) => {$(
+        $round!($a, $b, $c, $d, $e, $f, $g, $h, $wk($t));
+        $round!($h, $a, $b, $c, $d, $e, $f, $g, $wk($t + 1));
+        $round!($g, $h, $a, $b, $c, $d, $e, $f, $wk($t + 2));
+        $round!($f, $g, $h, $a, $b, $c, $d, $e, $wk($t + 3));
+        $round!($e, $f, $g, $h, $a, $b, $c, $d, $wk($t + 4));
+        $round!($d, $e, $f, $g, $h, $a, $b, $c, $wk($t + 5));
+        $round!($c, $d, $e, $f, $g, $h, $a, $b, $wk($t + 6));
+        $round!($b, $c, $d, $e, $f, $g, $h, $a, $wk($t + 7));
+    )*};
+}
+
+/// The 64 rounds (§6.2.2 step 3) of every lane from the working variables
+/// `$v`, W + K of round t from `$wk(t)` (called for t = 0..64 in order):
+/// the working variables after them, before step 4. [`round_lean!`] if
+/// `$lean`, else [`round!`]. Fully unrolled, so that a schedule ring's
+/// indices are constants and the ring stays in registers.
+macro_rules! rounds64 {
+    ($lean:expr, $v:expr, $wk:expr) => {{
+        let wk_of = &mut $wk;
+        let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = $v;
+        if $lean {
+            eight_rounds!(round_lean, wk_of, a b c d e f g h, 0 8 16 24 32 40 48 56);
+        } else {
+            eight_rounds!(round, wk_of, a b c d e f g h, 0 8 16 24 32 40 48 56);
+        }
+        [a, b, c, d, e, f, g, h]
+    }};
+}
+
 /// Compress `data[s]` into `states[s]` for all sixteen lanes; the slices
 /// have equal lengths, a whole number of blocks (the scheduler's contract).
 /// `LEAN` picks [`round_lean!`] over the latency-shaped [`round!`].
@@ -159,28 +193,9 @@ fn compress_lanes<const LEAN: bool>(states: &mut [[u32; 8]; LANES], data: [&[u8]
         // SAFETY: every lane is `data[0].len()` bytes long (the assert
         // above), a whole number of blocks, and `at` is the start of one.
         let mut w = unsafe { load_words(&lanes, at) };
-        let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = v;
-        // Fully unrolled, so that the ring indices are constants and the
-        // ring stays in registers.
-        macro_rules! eight_rounds {
-            ($round:ident, $($t:literal)*) => {$(
-                $round!(a, b, c, d, e, f, g, h, wk(&mut w, $t));
-                $round!(h, a, b, c, d, e, f, g, wk(&mut w, $t + 1));
-                $round!(g, h, a, b, c, d, e, f, wk(&mut w, $t + 2));
-                $round!(f, g, h, a, b, c, d, e, wk(&mut w, $t + 3));
-                $round!(e, f, g, h, a, b, c, d, wk(&mut w, $t + 4));
-                $round!(d, e, f, g, h, a, b, c, wk(&mut w, $t + 5));
-                $round!(c, d, e, f, g, h, a, b, wk(&mut w, $t + 6));
-                $round!(b, c, d, e, f, g, h, a, wk(&mut w, $t + 7));
-            )*};
-        }
-        if LEAN {
-            eight_rounds!(round_lean, 0 8 16 24 32 40 48 56);
-        } else {
-            eight_rounds!(round, 0 8 16 24 32 40 48 56);
-        }
+        let s = rounds64!(LEAN, v, |t| wk(&mut w, t));
         // Step 4.
-        for (x, y) in v.iter_mut().zip([a, b, c, d, e, f, g, h]) {
+        for (x, y) in v.iter_mut().zip(s) {
             *x = _mm512_add_epi32(*x, y);
         }
     }
@@ -206,39 +221,12 @@ fn pairs_lanes<const LEAN: bool>(init: &[u32; 8], pairs: &[[u8; 64]; LANES], out
     // offset 0.
     let mut w = unsafe { load_words(&lanes, 0) };
     let v0: [__m512i; 8] = core::array::from_fn(|j| _mm512_set1_epi32(init[j] as i32));
-    let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = v0;
-    macro_rules! eight_rounds {
-        ($round:ident, $wk:expr, $($t:literal)*) => {$(
-            $round!(a, b, c, d, e, f, g, h, $wk($t));
-            $round!(h, a, b, c, d, e, f, g, $wk($t + 1));
-            $round!(g, h, a, b, c, d, e, f, $wk($t + 2));
-            $round!(f, g, h, a, b, c, d, e, $wk($t + 3));
-            $round!(e, f, g, h, a, b, c, d, $wk($t + 4));
-            $round!(d, e, f, g, h, a, b, c, $wk($t + 5));
-            $round!(c, d, e, f, g, h, a, b, $wk($t + 6));
-            $round!(b, c, d, e, f, g, h, a, $wk($t + 7));
-        )*};
-    }
     // The pair's block, then step 4.
-    let mut schedule = |t: usize| wk(&mut w, t);
-    if LEAN {
-        eight_rounds!(round_lean, schedule, 0 8 16 24 32 40 48 56);
-    } else {
-        eight_rounds!(round, schedule, 0 8 16 24 32 40 48 56);
-    }
-    let mut v = v0;
-    for (x, y) in v.iter_mut().zip([a, b, c, d, e, f, g, h]) {
-        *x = _mm512_add_epi32(*x, y);
-    }
-    // The padding block, then step 4.
-    [a, b, c, d, e, f, g, h] = v;
-    let padding = |t: usize| _mm512_set1_epi32(PAD64_WK[t] as i32);
-    if LEAN {
-        eight_rounds!(round_lean, padding, 0 8 16 24 32 40 48 56);
-    } else {
-        eight_rounds!(round, padding, 0 8 16 24 32 40 48 56);
-    }
-    store_digests(v, [a, b, c, d, e, f, g, h], out);
+    let first = rounds64!(LEAN, v0, |t| wk(&mut w, t));
+    let v: [__m512i; 8] = core::array::from_fn(|j| _mm512_add_epi32(v0[j], first[j]));
+    // The padding block; its step 4 as the digests are stored.
+    let second = rounds64!(LEAN, v, |t: usize| _mm512_set1_epi32(PAD64_WK[t] as i32));
+    store_digests(v, second, out);
 }
 
 /// `out[i]` = SHA-256 (from `init`) of `prefix || bodies[i]`, one byte and
@@ -253,7 +241,7 @@ fn pairs_lanes<const LEAN: bool>(init: &[u32; 8], pairs: &[[u8; 64]; LANES], out
 /// which the compiler folds through the schedule. `LEAN` as for
 /// [`compress_lanes`].
 #[target_feature(enable = "avx512f,avx512bw")]
-fn prefixed65_lanes<const LEAN: bool>(init: &[u32; 8], prefix: u8, bodies: &[&[u8; 64]; LANES], out: &mut [[u8; 32]; LANES]) {
+pub(super) fn hash_prefixed65<const LEAN: bool>(init: &[u32; 8], prefix: u8, bodies: &[&[u8; 64]; LANES], out: &mut [[u8; 32]; LANES]) {
     use core::arch::x86_64::{_mm512_or_si512, _mm512_slli_epi32, _mm512_srli_epi32};
     let lanes: [*const u8; LANES] = core::array::from_fn(|s| bodies[s].as_ptr());
     // SAFETY: every lane points at a 64-byte array: 64 readable bytes at
@@ -269,34 +257,9 @@ fn prefixed65_lanes<const LEAN: bool>(init: &[u32; 8], prefix: u8, bodies: &[&[u
     pad[0] = _mm512_or_si512(_mm512_slli_epi32::<24>(body[15]), _mm512_set1_epi32(0x0080_0000));
     pad[15] = _mm512_set1_epi32(65 * 8);
     let v0: [__m512i; 8] = core::array::from_fn(|j| _mm512_set1_epi32(init[j] as i32));
-    // Eight rounds on the working variables, W + K from `$block`.
-    macro_rules! eight_rounds {
-        ($round:ident, $block:ident, $a:ident $b:ident $c:ident $d:ident $e:ident $f:ident $g:ident $h:ident, $($t:literal)*) => {$(
-            $round!($a, $b, $c, $d, $e, $f, $g, $h, wk(&mut $block, $t));
-            $round!($h, $a, $b, $c, $d, $e, $f, $g, wk(&mut $block, $t + 1));
-            $round!($g, $h, $a, $b, $c, $d, $e, $f, wk(&mut $block, $t + 2));
-            $round!($f, $g, $h, $a, $b, $c, $d, $e, wk(&mut $block, $t + 3));
-            $round!($e, $f, $g, $h, $a, $b, $c, $d, wk(&mut $block, $t + 4));
-            $round!($d, $e, $f, $g, $h, $a, $b, $c, wk(&mut $block, $t + 5));
-            $round!($c, $d, $e, $f, $g, $h, $a, $b, wk(&mut $block, $t + 6));
-            $round!($b, $c, $d, $e, $f, $g, $h, $a, wk(&mut $block, $t + 7));
-        )*};
-    }
-    // The working variables after the 64 rounds of `$block` from `$v`.
-    macro_rules! rounds {
-        ($v:expr, $block:ident) => {{
-            let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = $v;
-            if LEAN {
-                eight_rounds!(round_lean, $block, a b c d e f g h, 0 8 16 24 32 40 48 56);
-            } else {
-                eight_rounds!(round, $block, a b c d e f g h, 0 8 16 24 32 40 48 56);
-            }
-            [a, b, c, d, e, f, g, h]
-        }};
-    }
-    let first = rounds!(v0, w);
+    let first = rounds64!(LEAN, v0, |t| wk(&mut w, t));
     let v1: [__m512i; 8] = core::array::from_fn(|j| _mm512_add_epi32(v0[j], first[j]));
-    let second = rounds!(v1, pad);
+    let second = rounds64!(LEAN, v1, |t| wk(&mut pad, t));
     store_digests(v1, second, out);
 }
 
@@ -321,22 +284,6 @@ fn store_digests(v: [__m512i; 8], y: [__m512i; 8], out: &mut [[u8; 32]; LANES]) 
         // requirement.
         unsafe { _mm256_storeu_si256(digest.as_mut_ptr().cast(), low) };
     }
-}
-
-/// `out[i]` = SHA-256 (from `init`) of `prefix || bodies[i]` (see
-/// [`prefixed65_lanes`]) for sixteen bodies, each 64 bytes long.
-///
-/// # Safety
-/// The CPU must support avx512f and avx512bw.
-pub(super) unsafe fn hash_prefixed65<const LEAN: bool>(
-    init: &[u32; 8],
-    prefix: u8,
-    bodies: &[&[u8; 64]; LANES],
-    out: &mut [[u8; 32]; LANES],
-) {
-    // SAFETY: the caller guarantees the CPU features `prefixed65_lanes`
-    // enables.
-    unsafe { prefixed65_lanes::<LEAN>(init, prefix, bodies, out) }
 }
 
 /// `out[i]` = SHA-256 (from `init`) of `pairs[i]` for every whole group of
