@@ -172,12 +172,13 @@ fn subtree_root<A: FixedAlgorithm>(backend: A::Backend, leaves: &[&[u8]]) -> A::
 fn reduce_levels<A: FixedAlgorithm>(backend: A::Backend, level: &mut [A::Output]) -> A::Output {
     let n = A::Output::zeroed().as_ref().len();
     let mut len = level.len();
+    // Zeroed once: each piece overwrites the bytes it hashes.
+    let mut buf = [0u8; PAIRS_BYTES];
     while len > 1 {
         let pairs = len / 2;
         let mut start = 0;
         while start < pairs {
             let end = pairs.min(start + PIECE);
-            let mut buf = [0u8; PAIRS_BYTES];
             for (dst, pair) in buf.chunks_exact_mut(2 * n).zip(level[2 * start..2 * end].chunks_exact(2)) {
                 dst[..n].copy_from_slice(pair[0].as_ref());
                 dst[n..].copy_from_slice(pair[1].as_ref());
