@@ -26,6 +26,9 @@ mod x86;
 #[cfg(all(target_arch = "x86_64", feature = "avx512"))]
 mod x86_avx512;
 
+#[cfg(all(target_arch = "x86_64", feature = "shani"))]
+mod queue;
+
 #[cfg(all(target_arch = "x86_64", any(feature = "shani", feature = "avx2")))]
 cpufeatures::new!(cpuid_avx2, "avx2");
 // The AVX-512VL filter's test (the `sha-ni-avx512` backend checks its own

@@ -301,3 +301,113 @@ fn lanes_engine_matches_digest() {
         ));
     }
 }
+
+/// The queue of deferred checks of the single-message SHA-NI paths
+/// (`super::queue`), with the AVX2 and AVX-512 lane checks, against
+/// `detect::check` block by block: queues of 1 to 40 blocks that the
+/// filter lets through, random ones and the attack files' blocks at every
+/// queue position, with and without reduced-round detection, through full
+/// queues and both kinds of flush (scalar for a few blocks, the lanes for
+/// more).
+#[cfg(all(target_arch = "x86_64", feature = "shani"))]
+#[test]
+fn check_queue_matches_scalar_checks() {
+    #[allow(unused_mut)]
+    let mut ran = 0;
+    if super::cpuid_avx2::get() {
+        // SAFETY: avx2 checked just above.
+        check_queue::<8>("avx2", |q, r| unsafe { super::x86::check_queued8(q, r) });
+        ran += 1;
+    } else {
+        testing::say(format_args!("sha1dc: the AVX2 check queue SKIPPED: this CPU lacks avx2"));
+    }
+    #[cfg(feature = "avx512")]
+    if super::cpuid_avx512vl::get() {
+        // SAFETY: avx512f checked just above.
+        check_queue::<16>("avx512", |q, r| unsafe { super::x86_avx512::check_queued(q, r) });
+        ran += 1;
+    } else {
+        testing::say(format_args!("sha1dc: the AVX-512 check queue SKIPPED: this CPU lacks AVX-512F/VL"));
+    }
+    #[cfg(not(feature = "avx512"))]
+    testing::say(format_args!("sha1dc: the AVX-512 check queue not in this build (feature avx512)"));
+    let _ = ran;
+}
+
+/// [`check_queue_matches_scalar_checks`] with `L` lanes checked by `lanes`.
+#[cfg(all(target_arch = "x86_64", feature = "shani"))]
+fn check_queue<const L: usize>(name: &str, lanes: impl Fn(&super::queue::CheckQueue<L>, bool) -> u32) {
+    use super::queue::CheckQueue;
+    struct Entry {
+        block: [u8; 64],
+        mask: u32,
+        h: [u32; 5],
+        next: [u32; 5],
+        x: Expanded,
+    }
+    let entry = |h: [u32; 5], block: [u8; 64]| {
+        let mut x = Expanded::ZERO;
+        let next = detect::compress_block(h, &block, &mut x);
+        Entry { block, mask: detect::ubc_mask(&x.w), h, next, x }
+    };
+    let verdict = |e: &Entry, reduced| detect::check(e.h, e.next, &e.x, e.mask, reduced);
+    // The attack files' blocks that the filter lets through, along their
+    // chains.
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/sha1dc/");
+    let read = |name: &str| std::fs::read(std::format!("{dir}{name}")).expect("collision file");
+    let mut attack = Vec::new();
+    for file in ["shattered-1.pdf", "sha-mbles-1.bin", "sha1_reducedsha_coll.bin"] {
+        let data = read(file);
+        let mut h = super::H0;
+        for block in data.as_chunks::<64>().0.iter().take(12) {
+            let e = entry(h, *block);
+            h = e.next;
+            if e.mask != 0 {
+                attack.push(e);
+            }
+        }
+    }
+    assert!(attack.iter().any(|e| verdict(e, false)) && attack.iter().any(|e| verdict(e, true) && !verdict(e, false)));
+    let mut rng = Rng::new(0x9e37);
+    let mut random = || loop {
+        let h: [u32; 5] = core::array::from_fn(|_| rng.next_u64() as u32);
+        let e = entry(h, rng.bytes(64).try_into().expect("64 bytes"));
+        if e.mask != 0 {
+            return e;
+        }
+    };
+    let pool: Vec<Entry> = (0..200).map(|_| random()).collect();
+    let mut rng = Rng::new(0x51);
+    let (mut queues, mut found) = (0, 0);
+    for n in 1..=40 {
+        for _ in 0..12 {
+            let reduced = rng.below(2) == 1;
+            let picks: Vec<&Entry> = (0..n)
+                .map(
+                    |_| if rng.below(8) == 0 { &attack[rng.below(attack.len())] } else { &pool[rng.below(pool.len())] },
+                )
+                .collect();
+            let want = picks.iter().position(|e| verdict(e, reduced)).map(|k| (k, picks[k].h));
+            let mut q = CheckQueue::<L>::EMPTY;
+            let mut got = None;
+            for (k, e) in picks.iter().enumerate() {
+                if q.push(k, &e.block, e.mask, e.h, e.next, e.x.s58, e.x.s65) {
+                    got = q.flush(reduced, &lanes);
+                    if got.is_some() {
+                        break;
+                    }
+                }
+            }
+            if want.is_none() || got.is_none() {
+                got = got.or_else(|| q.flush(reduced, &lanes));
+            }
+            assert_eq!(got, want, "{name}: {n} queued, reduced {reduced}");
+            queues += 1;
+            found += usize::from(want.is_some());
+        }
+    }
+    assert!(found > 0);
+    testing::say(format_args!(
+        "sha1dc: {name} check queue ({L} lanes) on {queues} queues ({found} with a detection), as detect::check"
+    ));
+}

@@ -15,10 +15,14 @@ use core::arch::x86_64::{
 };
 
 #[cfg(all(feature = "shani", feature = "avx512"))]
-use core::arch::x86_64::_mm256_ternarylogic_epi32;
+use core::arch::x86_64::{_mm256_mask_or_epi32, _mm256_rolv_epi32, _mm256_ternarylogic_epi32, _mm256_test_epi32_mask};
 
 use super::detect::{self, Expanded};
+#[cfg(feature = "shani")]
+use super::queue::CheckQueue;
+use super::tables::DVS;
 use super::tables::{PACKED, PACKED_FIRST, PACKED_W};
+use crate::consts::K;
 
 /// Eight words into a `ymm` register.
 #[inline]
@@ -66,20 +70,60 @@ macro_rules! avx2_fail {
     };
 }
 
-/// AVX-512VL (on `ymm` registers): the three-way XOR in one `vpternlogd`.
+/// A [`PACKED`] vector as the AVX-512VL filter tests it: lane `l` rotates
+/// W[s + l + d] left by `rot` (bit b of it to bit a), XORs it with
+/// W[s + l] and `value` (the wanted XOR in bit a), and fails where bit a,
+/// set in `bit`, is then set.
 #[cfg(all(feature = "shani", feature = "avx512"))]
-macro_rules! vl_vector {
-    ($wi:expr, $wj:expr, $sa:expr, $sb:expr, $value:expr) => {
-        _mm256_ternarylogic_epi32::<0x96>(_mm256_sllv_epi32($wi, $sa), _mm256_sllv_epi32($wj, $sb), $value)
-    };
+#[repr(C, align(32))]
+struct PackedVl {
+    rot: [u32; 8],
+    bit: [u32; 8],
+    value: [u32; 8],
+    /// Whether every `rot` is 0 (no rotation to do).
+    aligned: bool,
 }
 
-/// AVX-512VL: `fail | (sign & dvs)` in one `vpternlogd` (truth table
-/// 0xf8: a | (b & c)).
+/// [`PACKED`] as [`PackedVl`]s: a = 31 - sa, b = 31 - sb.
 #[cfg(all(feature = "shani", feature = "avx512"))]
-macro_rules! vl_fail {
-    ($fail:expr, $x:expr, $dvs:expr) => {
-        _mm256_ternarylogic_epi32::<0xf8>($fail, _mm256_srai_epi32::<31>($x), $dvs)
+const PACKED_VL: [PackedVl; PACKED.len()] = {
+    let mut out = [const { PackedVl { rot: [0; 8], bit: [0; 8], value: [0; 8], aligned: true } }; PACKED.len()];
+    let mut k = 0;
+    while k < PACKED.len() {
+        let p = &PACKED[k];
+        let mut l = 0;
+        while l < 8 {
+            let a = 31 - p.sa[l];
+            out[k].rot[l] = (p.sb[l] + 32 - p.sa[l]) % 32;
+            out[k].bit[l] = 1 << a;
+            out[k].value[l] = (p.value[l] >> 31) << a;
+            if out[k].rot[l] != 0 {
+                out[k].aligned = false;
+            }
+            l += 1;
+        }
+        k += 1;
+    }
+    out
+};
+
+/// The AVX-512VL filter's vectors `k...` on `w`, the failing lanes' DVs
+/// ORed into `fail`: per vector a `vprolvd` (none where every lane's
+/// rotation is 0), a `vpternlogd` (the three-way XOR), a `vptestmd` (the
+/// lanes where the condition fails) and a masked `vpord` of their DVs:
+/// four vector ALU operations (three) where the AVX2 filter takes seven.
+#[cfg(all(feature = "shani", feature = "avx512"))]
+macro_rules! vl_vectors {
+    ($fail:ident, $w:ident; $($k:literal)*) => {
+        $(
+            let (p, q) = (&PACKED[$k], &PACKED_VL[$k]);
+            let (s, d) = (usize::from(p.s), usize::from(p.d));
+            let (wi, wj) = (load8(&$w[s..s + 8]), load8(&$w[s + d..s + d + 8]));
+            let wj = if q.aligned { wj } else { _mm256_rolv_epi32(wj, load8(&q.rot)) };
+            let x = _mm256_ternarylogic_epi32::<0x96>(wi, wj, load8(&q.value));
+            let failing = _mm256_test_epi32_mask(x, load8(&q.bit));
+            $fail = _mm256_mask_or_epi32($fail, failing, $fail, load8(&p.dvs));
+        )*
     };
 }
 
@@ -92,15 +136,26 @@ macro_rules! ubc_avx2 {
     };
 }
 
-/// The body of [`ubc_avx512vl`]: [`ubc_avx2`] with two `vpternlogd` in
-/// place of four AVX2 logic instructions per vector (seven vector ALU
-/// operations down to five). In a function with the `avx512f` and
-/// `avx512vl` target features.
+/// The body of [`ubc_avx512vl`]: [`ubc_avx2`]'s vectors in the order and
+/// stages of [`ubc_packed!`], each tested as [`vl_vectors!`] says. In a
+/// function with the `avx512f` and `avx512vl` target features.
 #[cfg(all(feature = "shani", feature = "avx512"))]
 macro_rules! ubc_avx512vl {
-    ($w:expr) => {
-        ubc_packed!($w, vl_vector, vl_fail)
-    };
+    ($w:expr) => {{
+        let w: &[u32; 80] = $w;
+        const { assert!(PACKED_W.1 <= 80) };
+        let mut fail = _mm256_setzero_si256();
+        const { assert!(PACKED_FIRST == 11 && PACKED.len() == 33) };
+        vl_vectors!(fail, w; 0 1 2 3 4 5 6 7 8 9 10);
+        let mut f = or_lanes(fail);
+        if f != u32::MAX {
+            vl_vectors!(fail, w; 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32);
+            f = or_lanes(fail);
+        }
+        // As in `ubc_packed!`.
+        _mm256_zeroupper();
+        !f
+    }};
 }
 
 /// The packed filter with `$vector` and `$fail` as the per-vector steps.
@@ -142,8 +197,7 @@ pub(crate) fn ubc_avx2(w: &[u32; 80]) -> u32 {
 }
 
 /// [`ubc_avx2`] with AVX-512VL's `vpternlogd` (see [`ubc_avx512vl!`]).
-#[cfg(all(feature = "shani", feature = "avx512"))]
-#[inline]
+#[cfg(all(test, feature = "shani", feature = "avx512"))]
 #[target_feature(enable = "avx2,avx512f,avx512vl")]
 pub(crate) fn ubc_avx512vl(w: &[u32; 80]) -> u32 {
     ubc_avx512vl!(w)
@@ -342,14 +396,14 @@ fn rounds_vl(
     (_mm_add_epi32(abcd, abcd0), _mm_mask_add_epi32(e0, E_DWORD, e0, _mm_rol_epi32::<30>(prev)))
 }
 
-/// The states before steps 58 and 65 into `x`, from the `abcd` values
-/// after groups 12 to 15 and W: the states before steps 56 and 64 (after
-/// groups 13 and 15, whose `e` is ROTL³⁰ of the `a` a group earlier), and
-/// two and one scalar steps.
+/// The states before steps 58 and 65, from the `abcd` values after
+/// groups 12 to 15 and W[56], W[57], W[64]: the states before steps 56 and
+/// 64 (after groups 13 and 15, whose `e` is ROTL³⁰ of the `a` a group
+/// earlier), and two and one scalar steps.
 #[cfg(feature = "shani")]
 #[inline]
 #[target_feature(enable = "sse4.1")]
-fn states(saved: &[__m128i; 4], x: &mut Expanded) {
+fn states_of(saved: &[__m128i; 4], w: &[u32; 80]) -> ([u32; 5], [u32; 5]) {
     let state = |v: __m128i, before: __m128i| {
         [
             _mm_extract_epi32::<3>(v) as u32,
@@ -361,8 +415,15 @@ fn states(saved: &[__m128i; 4], x: &mut Expanded) {
     };
     let s56 = state(saved[1], saved[0]);
     let s64 = state(saved[3], saved[2]);
-    x.s58 = detect::step(detect::step(s56, 56, x.w[56]), 57, x.w[57]);
-    x.s65 = detect::step(s64, 64, x.w[64]);
+    (detect::step(detect::step(s56, 56, w[56]), 57, w[57]), detect::step(s64, 64, w[64]))
+}
+
+/// [`states_of`] into `x`, from its W.
+#[cfg(feature = "shani")]
+#[inline]
+#[target_feature(enable = "sse4.1")]
+fn states(saved: &[__m128i; 4], x: &mut Expanded) {
+    (x.s58, x.s65) = states_of(saved, &x.w);
 }
 
 /// One block with the SHA extensions, filling all of `x`.
@@ -378,11 +439,13 @@ pub(crate) fn compress_shani(ihv: [u32; 5], block: &[u8; 64], x: &mut Expanded) 
 }
 
 /// The body of [`process_shani_avx2`] and [`process_shani_avx512`], with
-/// `$rounds` ([`rounds`] or [`rounds_vl`]) compressing each block and
-/// `$filter` ([`ubc_avx2`] or [`ubc_avx512vl`]) filtering it.
+/// `$rounds` ([`rounds`] or [`rounds_vl`]) compressing each block,
+/// `$filter` ([`ubc_avx2`] or [`ubc_avx512vl`]) filtering it, and
+/// the blocks it lets through queued `$lanes` at a time for
+/// `$check_lanes` ([`check_queued8`] or the AVX-512 `check_queued`).
 #[cfg(feature = "shani")]
 macro_rules! shani_loop {
-    ($st:ident, $blocks:ident, $rounds:expr, $filter:expr) => {{
+    ($st:ident, $blocks:ident, $rounds:expr, $filter:ident, $lanes:literal, $check_lanes:path) => {{
         let (st, blocks): (&mut super::DcState, &[[u8; 64]]) = ($st, $blocks);
         let mut rest = blocks;
         if !st.found && !blocks.is_empty() {
@@ -391,23 +454,32 @@ macro_rules! shani_loop {
             let (mut pabcd, mut pe) = (abcd, e);
             let mut w = [[0u32; 80]; 2];
             let mut saved = [[_mm_set_epi32(0, 0, 0, 0); 4]; 2];
-            let mut detected = None;
-            // A check of block `k` (whose filter let DVs `mask` through),
-            // compressed from (`a0`, `e0`) to (`a1`, `e1`).
-            let check = |k: usize, saved: &[__m128i; 4], mask, a0, e0, a1, e1| {
-                let mut x = Expanded::ZERO;
-                detect::expand(&blocks[k], &mut x.w);
-                states(saved, &mut x);
-                detect::check(from_regs(a0, e0), from_regs(a1, e1), &x, mask, st.reduced)
+            let mut checks: Option<CheckQueue<$lanes>> = None;
+            let reduced = st.reduced;
+            // Queue the check of block `k` (whose filter let DVs `mask`
+            // through), compressed from (`a0`, `e0`) to (`a1`, `e1`), its
+            // W words and saved states in `w`, `saved`; a full queue is
+            // checked at once.
+            let mut check = |k: usize, w: &[u32; 80], saved: &[__m128i; 4], mask, a0, e0, a1, e1| {
+                let (s58, s65) = states_of(saved, w);
+                let q = checks.get_or_insert(CheckQueue::EMPTY);
+                if q.push(k, &blocks[k], mask, from_regs(a0, e0), from_regs(a1, e1), s58, s65) {
+                    q.flush(reduced, |q, r| $check_lanes(q, r))
+                } else {
+                    None
+                }
             };
+            let mut detected = None;
             for (k, block) in blocks.iter().enumerate() {
                 let cur = k & 1;
                 let (abcd1, e1) = $rounds(abcd, e, block, &mut w[cur], &mut saved[cur]);
                 if k > 0 {
-                    let mask = $filter(&w[cur ^ 1]);
-                    if mask != 0 && check(k - 1, &saved[cur ^ 1], mask, pabcd, pe, abcd, e) {
-                        detected = Some(k - 1);
-                        break;
+                    let mask = $filter!(&w[cur ^ 1]);
+                    if mask != 0 {
+                        detected = check(k - 1, &w[cur ^ 1], &saved[cur ^ 1], mask, pabcd, pe, abcd, e);
+                        if detected.is_some() {
+                            break;
+                        }
                     }
                 }
                 (pabcd, pe) = (abcd, e);
@@ -415,10 +487,15 @@ macro_rules! shani_loop {
             }
             if detected.is_none() {
                 let last = blocks.len() - 1;
-                let mask = $filter(&w[last & 1]);
-                if mask != 0 && check(last, &saved[last & 1], mask, pabcd, pe, abcd, e) {
-                    detected = Some(last);
+                let mask = $filter!(&w[last & 1]);
+                if mask != 0 {
+                    detected = check(last, &w[last & 1], &saved[last & 1], mask, pabcd, pe, abcd, e);
                 }
+            }
+            // A queue flushed full returns only its own blocks' verdict:
+            // the blocks still queued come after them.
+            if detected.is_none() {
+                detected = checks.as_mut().and_then(|q| q.flush(reduced, |q, r| $check_lanes(q, r)));
             }
             match detected {
                 None => {
@@ -426,15 +503,15 @@ macro_rules! shani_loop {
                     st.plain = st.ihv;
                     return;
                 }
-                Some(k) => {
+                Some((k, ihv_in)) => {
                     // This block and the rest on the general path below.
-                    st.ihv = from_regs(pabcd, pe);
-                    st.plain = st.ihv;
+                    st.ihv = ihv_in;
+                    st.plain = ihv_in;
                     rest = &blocks[k..];
                 }
             }
         }
-        super::process_with(st, rest, |ihv, b, x| compress_shani(ihv, b, x), |w| $filter(w));
+        super::process_with(st, rest, |ihv, b, x| compress_shani(ihv, b, x), |w| $filter!(w));
     }};
 }
 
@@ -443,8 +520,10 @@ macro_rules! shani_loop {
 /// Until a collision is found, the chaining value stays in registers from
 /// block to block (as in the plain `sha-ni` backend), only the W words the
 /// filter reads are stored, and the rest of what a check needs (all of W,
-/// the states) is computed only for a block that the filter lets through
-/// (about one in twenty random blocks).
+/// the states) is kept only for a block that the filter lets through
+/// (about one in twenty random blocks), whose check waits in a queue and
+/// runs with seven others in the AVX2 lanes ([`check_queued8`],
+/// `super::queue`).
 ///
 /// The filter of block k runs after the rounds of block k + 1 in program
 /// order: its loads read W words that the rounds of block k stored, and a
@@ -455,16 +534,16 @@ macro_rules! shani_loop {
 #[cfg(feature = "shani")]
 #[target_feature(enable = "sha,sse2,ssse3,sse4.1,avx2")]
 pub(crate) fn process_shani_avx2(st: &mut super::DcState, blocks: &[[u8; 64]]) {
-    shani_loop!(st, blocks, rounds::<false>, ubc_avx2)
+    shani_loop!(st, blocks, rounds::<false>, ubc_avx2, 8, check_queued8)
 }
 
 /// [`process_shani_avx2`] with the message schedule and the filter in
-/// AVX-512VL ([`rounds_vl`], [`ubc_avx512vl`]): the `sha-ni-avx512`
-/// backend's detection.
+/// AVX-512VL ([`rounds_vl`], [`ubc_avx512vl!`]) and the queued checks in
+/// the sixteen AVX-512 lanes: the `sha-ni-avx512` backend's detection.
 #[cfg(all(feature = "shani", feature = "avx512"))]
 #[target_feature(enable = "sha,sse2,ssse3,sse4.1,avx2,avx512f,avx512vl")]
 pub(crate) fn process_shani_avx512(st: &mut super::DcState, blocks: &[[u8; 64]]) {
-    shani_loop!(st, blocks, rounds_vl, ubc_avx512vl)
+    shani_loop!(st, blocks, rounds_vl, ubc_avx512vl, 16, super::x86_avx512::check_queued)
 }
 
 /// Process `blocks` with the SHA-NI compression and the portable filter
@@ -657,5 +736,107 @@ pub(crate) fn compress_lanes_shani_avx2<const N: usize>(sts: &mut [super::DcStat
         } else {
             process_shani_avx2(&mut sts[i], data[i][64 * stop[i]..].as_chunks::<64>().0);
         }
+    }
+}
+
+/// The deferred checks of the single-message `sha-ni` path with AVX2
+/// (`super::queue`) in eight lanes: `detect::check`'s recomputation, every
+/// lane along its own DV (lowest first, one DV per lane at a time), from
+/// the lane's state at the DV's step (58 or 65) backward to step 0 and
+/// forward to step 80 with the lane's W XOR the DV's difference. That
+/// difference follows the message expansion (it is the expansion of its
+/// first 16 words, see `detect`'s tests), so the lanes expand W[0..16] XOR
+/// its first 16 words. Returns the lanes with a detection (or, with
+/// `reduced`, with the same chaining value in as the block's), the
+/// reference's verdict.
+#[cfg(feature = "shani")]
+#[target_feature(enable = "avx2")]
+pub(crate) fn check_queued8(q: &CheckQueue<8>, reduced: bool) -> u32 {
+    use core::arch::x86_64::{
+        _mm256_add_epi32, _mm256_blendv_epi8, _mm256_castsi256_ps, _mm256_cmpeq_epi32, _mm256_movemask_ps,
+        _mm256_set1_epi32, _mm256_slli_epi32, _mm256_srli_epi32, _mm256_sub_epi32,
+    };
+    macro_rules! rol {
+        ($x:expr, $n:literal) => {{
+            let x = $x;
+            _mm256_or_si256(_mm256_slli_epi32::<$n>(x), _mm256_srli_epi32::<{ 32 - $n }>(x))
+        }};
+    }
+    // FIPS 180-4 §4.1.1: Ch, Parity, Maj.
+    let f = |t: usize, b: __m256i, c: __m256i, d: __m256i| match t / 20 {
+        0 => _mm256_xor_si256(d, _mm256_and_si256(b, _mm256_xor_si256(c, d))),
+        2 => _mm256_or_si256(_mm256_and_si256(b, c), _mm256_and_si256(d, _mm256_or_si256(b, c))),
+        _ => _mm256_xor_si256(_mm256_xor_si256(b, c), d),
+    };
+    let vectors = |v: &[[u32; 8]; 5]| -> [__m256i; 5] { core::array::from_fn(|j| load8(&v[j])) };
+    let (h, next) = (vectors(&q.h), vectors(&q.next));
+    let (s58, s65) = (vectors(&q.s58), vectors(&q.s65));
+    let mut masks = q.masks;
+    let mut found = 0u32;
+    loop {
+        // Each lane's lowest remaining DV (lanes with none recompute with
+        // no difference, unread).
+        let mut busy = 0u32;
+        let mut from58 = [0u32; 8];
+        let mut m16 = q.w16;
+        for (s, m) in masks.iter_mut().enumerate() {
+            if *m != 0 {
+                let dv = &DVS[m.trailing_zeros() as usize];
+                *m &= *m - 1;
+                busy |= 1 << s;
+                if dv.step == 58 {
+                    from58[s] = u32::MAX;
+                }
+                for (row, dm) in m16.iter_mut().zip(&dv.dm) {
+                    row[s] ^= dm;
+                }
+            }
+        }
+        if busy == 0 {
+            return found;
+        }
+        let from58 = load8(&from58);
+        let mut m2 = [_mm256_setzero_si256(); 80];
+        for (mt, row) in m2.iter_mut().zip(&m16) {
+            *mt = load8(row);
+        }
+        for t in 16..80 {
+            let x = _mm256_xor_si256(_mm256_xor_si256(m2[t - 3], m2[t - 8]), _mm256_xor_si256(m2[t - 14], m2[t - 16]));
+            m2[t] = rol!(x, 1);
+        }
+        let wk = |t: usize| _mm256_add_epi32(m2[t], _mm256_set1_epi32(K[t / 20] as i32));
+        // Backward from step 65 (the lanes whose DV starts at 58 take
+        // their state there) to 0: the state before step t from the state
+        // after it.
+        let [mut a, mut b, mut c, mut d, mut e] = s65;
+        for t in (0..65).rev() {
+            if t == 57 {
+                [a, b, c, d, e] = core::array::from_fn(|j| _mm256_blendv_epi8([a, b, c, d, e][j], s58[j], from58));
+            }
+            let (pa, pb, pc, pd) = (b, rol!(c, 2), d, e);
+            let x = _mm256_add_epi32(rol!(pa, 5), f(t, pb, pc, pd));
+            let pe = _mm256_sub_epi32(_mm256_sub_epi32(a, x), wk(t));
+            [a, b, c, d, e] = [pa, pb, pc, pd, pe];
+        }
+        let back = [a, b, c, d, e];
+        // Forward from step 58 (the lanes whose DV starts at 65 take their
+        // state there) to 80.
+        [a, b, c, d, e] = s58;
+        for t in 58..80 {
+            if t == 65 {
+                [a, b, c, d, e] = core::array::from_fn(|j| _mm256_blendv_epi8(s65[j], [a, b, c, d, e][j], from58));
+            }
+            let x = _mm256_add_epi32(_mm256_add_epi32(rol!(a, 5), f(t, b, c, d)), _mm256_add_epi32(e, wk(t)));
+            [a, b, c, d, e] = [x, a, rol!(b, 30), c, d];
+        }
+        let ones = _mm256_set1_epi32(-1);
+        let (mut out_eq, mut in_eq) = (ones, ones);
+        for (j, v) in [a, b, c, d, e].into_iter().enumerate() {
+            out_eq = _mm256_and_si256(out_eq, _mm256_cmpeq_epi32(_mm256_add_epi32(back[j], v), next[j]));
+            in_eq = _mm256_and_si256(in_eq, _mm256_cmpeq_epi32(back[j], h[j]));
+        }
+        let out_eq = _mm256_movemask_ps(_mm256_castsi256_ps(out_eq)) as u32;
+        let in_eq = if reduced { _mm256_movemask_ps(_mm256_castsi256_ps(in_eq)) as u32 } else { 0 };
+        found |= (out_eq | in_eq) & busy;
     }
 }

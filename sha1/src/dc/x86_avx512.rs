@@ -26,6 +26,8 @@ use core::arch::x86_64::{
 };
 
 use super::DcState;
+#[cfg(feature = "shani")]
+use super::queue::CheckQueue;
 
 use super::tables::{DVS, UBCS};
 use crate::consts::K;
@@ -359,4 +361,25 @@ pub(crate) fn compress_lanes(
             single(&mut sts[s], data[s][64 * stop[s]..].as_chunks::<64>().0);
         }
     }
+}
+
+/// The deferred checks of the single-message `sha-ni-avx512` path
+/// (`super::queue`) in the sixteen lanes: W expanded from the queued
+/// W[0..16], then [`check_lanes`]. Returns the lanes with a detection.
+#[cfg(feature = "shani")]
+#[target_feature(enable = "avx512f")]
+pub(crate) fn check_queued(q: &CheckQueue<LANES>, reduced: bool) -> u32 {
+    let mut w = [_mm512_setzero_si512(); 80];
+    for (wt, row) in w.iter_mut().zip(&q.w16) {
+        *wt = load16(row);
+    }
+    // FIPS 180-4 §6.1.2 step 1.
+    for t in 16..80 {
+        let x = _mm512_ternarylogic_epi32::<XOR3>(w[t - 3], w[t - 8], w[t - 14]);
+        w[t] = _mm512_rol_epi32::<1>(_mm512_xor_si512(x, w[t - 16]));
+    }
+    let vectors = |v: &[[u32; LANES]; 5]| -> [__m512i; 5] { core::array::from_fn(|j| load16(&v[j])) };
+    let (h, next) = (vectors(&q.h), vectors(&q.next));
+    let (s58, s65) = (vectors(&q.s58), vectors(&q.s65));
+    u32::from(check_lanes(&w, &h, &next, &s58, &s65, q.masks, if reduced { !0 } else { 0 }))
 }
