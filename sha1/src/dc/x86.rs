@@ -492,8 +492,7 @@ macro_rules! shani_loop {
                     detected = check(last, &w[last & 1], &saved[last & 1], mask, pabcd, pe, abcd, e);
                 }
             }
-            // A queue flushed full returns only its own blocks' verdict:
-            // the blocks still queued come after them.
+            // The blocks queued since the last full queue was checked.
             if detected.is_none() {
                 detected = checks.as_mut().and_then(|q| q.flush(reduced, |q, r| $check_lanes(q, r)));
             }
