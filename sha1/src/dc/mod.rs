@@ -29,6 +29,9 @@ mod x86_avx512;
 #[cfg(all(target_arch = "x86_64", feature = "shani"))]
 mod queue;
 
+#[cfg(all(target_arch = "aarch64", feature = "arm-sha"))]
+mod aarch64;
+
 #[cfg(all(target_arch = "x86_64", any(feature = "shani", feature = "avx2")))]
 cpufeatures::new!(cpuid_avx2, "avx2");
 // The AVX-512VL filter's test (the `sha-ni-avx512` backend checks its own
@@ -151,8 +154,18 @@ fn process(backend: Backend, st: &mut DcState, blocks: &[[u8; 64]]) {
             #[cfg(not(all(target_arch = "x86_64", feature = "avx2")))]
             portable(st)
         }
-        // arm-sha has no detection code of its own here yet: portable.
-        Backend::ArmSha | Backend::Portable => portable(st),
+        Backend::ArmSha => {
+            // SAFETY: the `arm-sha` backend needs aarch64 with `sha2` (the
+            // SHA-1 and SHA-256 instructions, and with them NEON), which
+            // the caller checked.
+            #[cfg(all(target_arch = "aarch64", feature = "arm-sha"))]
+            unsafe {
+                aarch64::process_arm(st, blocks)
+            }
+            #[cfg(not(all(target_arch = "aarch64", feature = "arm-sha")))]
+            portable(st)
+        }
+        Backend::Portable => portable(st),
     }
 }
 

@@ -190,7 +190,19 @@ fn simd_filters() -> Vec<(&'static str, Filter)> {
             testing::say(format_args!("sha1dc: SKIPPED the avx512vl filter: this CPU lacks AVX-512F/VL"));
         }
     }
-    #[cfg(not(all(target_arch = "x86_64", any(feature = "shani", feature = "avx2"))))]
+    #[cfg(all(target_arch = "aarch64", feature = "arm-sha"))]
+    {
+        if std::arch::is_aarch64_feature_detected!("neon") {
+            // SAFETY: neon checked just above.
+            v.push(("neon", |w| unsafe { super::aarch64::ubc_neon(w) }));
+        } else {
+            testing::say(format_args!("sha1dc: SKIPPED the neon filter: this CPU lacks NEON"));
+        }
+    }
+    #[cfg(not(any(
+        all(target_arch = "x86_64", any(feature = "shani", feature = "avx2")),
+        all(target_arch = "aarch64", feature = "arm-sha")
+    )))]
     testing::say(format_args!("sha1dc: no SIMD filter in this build or on this target (the portable filter only)"));
     v
 }
