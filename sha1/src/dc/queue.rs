@@ -12,10 +12,12 @@
 //! sixteen AVX-512 lanes (`sha-ni-avx512`), 0.60x -> 0.69x with eight AVX2
 //! lanes (`sha-ni`).
 
+#[cfg(feature = "shani")]
 use super::detect::{self, Expanded};
 
 /// Up to this many queued blocks are checked one by one at a flush (the
 /// lanes cost about as much for one block as for all of them).
+#[cfg(feature = "shani")]
 const SCALAR_FLUSH: usize = 2;
 
 /// Up to `L` blocks' checks, by word and lane (`x[word][lane]`).
@@ -84,12 +86,39 @@ impl<const L: usize> CheckQueue<L> {
         self.len == L
     }
 
+    /// Empty the queue for a caller that checks the lanes itself (the
+    /// 16-lane `digest_many` engine, whose lanes differ in reduced-round
+    /// detection): the number of blocks that were queued, in lanes `0..`
+    /// that; the lanes past it have no DV to check. The queue's data stays
+    /// readable until the next `push`.
+    #[cfg(feature = "avx512")]
+    pub(crate) fn drain(&mut self) -> usize {
+        let len = core::mem::replace(&mut self.len, 0);
+        for m in &mut self.masks[len..] {
+            *m = 0;
+        }
+        len
+    }
+
+    /// The index given to `push` for the block in lane `s`.
+    #[cfg(feature = "avx512")]
+    pub(crate) fn index(&self, s: usize) -> usize {
+        self.block[s]
+    }
+
+    /// The chaining value that the block in lane `s` was compressed from.
+    #[cfg(feature = "avx512")]
+    pub(crate) fn h_in(&self, s: usize) -> [u32; 5] {
+        lane5(&self.h, s)
+    }
+
     /// Check every queued block and empty the queue: the first queued
     /// block with a detected collision (the reference's verdict, with
     /// reduced-round detection if `reduced`), as its index and the chaining
     /// value it was compressed from; `None` if none. `lanes` checks all the
     /// lanes at once and returns the set of lanes with a detection (bit s
     /// for lane s), as `detect::check` would lane by lane.
+    #[cfg(feature = "shani")]
     pub(crate) fn flush(&mut self, reduced: bool, lanes: impl FnOnce(&Self, bool) -> u32) -> Option<(usize, [u32; 5])> {
         let len = core::mem::replace(&mut self.len, 0);
         if len <= SCALAR_FLUSH {
