@@ -115,8 +115,8 @@ fn unstep(s: [u32; 5], t: usize, w: u32) -> [u32; 5] {
 /// W[t-32]) (ROTL¹ distributes over ⊕ and the terms that appear twice
 /// cancel): its nearest term is six words back, not three, so the
 /// compiler runs it four words at a time in vector registers.
-#[inline(always)]
-#[cfg_attr(not(all(target_arch = "x86_64", feature = "shani")), allow(dead_code))]
+/// (Used by the tests; the detection paths expand W as they compress.)
+#[cfg(test)]
 pub(crate) fn expand(block: &[u8; 64], w: &mut [u32; 80]) {
     for (wt, bytes) in w.iter_mut().zip(block.chunks_exact(4)) {
         *wt = u32::from_be_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]);

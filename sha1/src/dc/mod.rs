@@ -517,10 +517,14 @@ mod lanes {
     /// SHA unit is throughput-bound and messages go one by one).
     #[cfg(all(feature = "shani", feature = "avx2"))]
     pub(super) fn usable(backend: Backend) -> bool {
-        matches!(backend, Backend::ShaNi | Backend::ShaNiAvx512)
-            && backend.is_supported()
-            && cpuid_avx2::get()
-            && hash_core::cpu::vendor() == hash_core::cpu::Vendor::Amd
+        runnable(backend) && hash_core::cpu::vendor() == hash_core::cpu::Vendor::Amd
+    }
+
+    /// Whether the engine can run here (SHA-NI and AVX2), whether or not
+    /// [`usable`] picks it.
+    #[cfg(all(feature = "shani", feature = "avx2"))]
+    pub(super) fn runnable(backend: Backend) -> bool {
+        matches!(backend, Backend::ShaNi | Backend::ShaNiAvx512) && backend.is_supported() && cpuid_avx2::get()
     }
 
     /// The algorithm the scheduler runs: `Sha1DcAlgorithm`, whose output
@@ -551,13 +555,15 @@ mod lanes {
         }
     }
 
-    /// `Sha1Dc::digest_many` on `backend`, for which [`usable`] said yes.
+    /// `Sha1Dc::digest_many` on `backend`, for which [`runnable`] (or
+    /// [`usable`], which implies it) said yes.
     #[cfg(all(feature = "shani", feature = "avx2"))]
     pub(super) fn digest_many(backend: Backend, inputs: &[&[u8]], outputs: &mut [Result<[u8; 20], Collision>]) {
+        assert!(runnable(backend), "the SHA-NI streams engine needs SHA-NI and AVX2");
         run::<STREAMS>(backend, inputs, outputs, 2, |states, data| {
-            // SAFETY: `usable` confirmed sha, sse2, ssse3, sse4.1
+            // SAFETY: `runnable` confirmed sha, sse2, ssse3, sse4.1
             // (`backend.is_supported()` for a SHA-NI backend) and avx2
-            // before the scheduler started.
+            // just above.
             unsafe { x86::compress_lanes_shani_avx2(states, data) }
         });
     }

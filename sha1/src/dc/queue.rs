@@ -87,11 +87,10 @@ impl<const L: usize> CheckQueue<L> {
     }
 
     /// Empty the queue for a caller that checks the lanes itself (the
-    /// 16-lane `digest_many` engine, whose lanes differ in reduced-round
+    /// `digest_many` engines, whose messages may differ in reduced-round
     /// detection): the number of blocks that were queued, in lanes `0..`
     /// that; the lanes past it have no DV to check. The queue's data stays
     /// readable until the next `push`.
-    #[cfg(feature = "avx512")]
     pub(crate) fn drain(&mut self) -> usize {
         let len = core::mem::replace(&mut self.len, 0);
         for m in &mut self.masks[len..] {
@@ -101,13 +100,11 @@ impl<const L: usize> CheckQueue<L> {
     }
 
     /// The index given to `push` for the block in lane `s`.
-    #[cfg(feature = "avx512")]
     pub(crate) fn index(&self, s: usize) -> usize {
         self.block[s]
     }
 
     /// The chaining value that the block in lane `s` was compressed from.
-    #[cfg(feature = "avx512")]
     pub(crate) fn h_in(&self, s: usize) -> [u32; 5] {
         lane5(&self.h, s)
     }

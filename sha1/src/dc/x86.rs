@@ -613,9 +613,35 @@ pub(crate) fn compress_lanes_shani_avx2<const N: usize>(sts: &mut [super::DcStat
     let mut w = [[[0u32; 80]; 2]; N];
     let mut saved = [[[zero; 4]; 2]; N];
 
-    // Filter and (rarely) check stream i's block k - 1, compressed from
-    // `pabcd`/`pe` to (`a1`, `e1`); its W and saved states are in slot
-    // (k - 1) & 1. On a detection the stream stops at that block.
+    // The checks of the blocks whose filter keeps a DV, queued (index
+    // `N * k + i` for stream i's block k) and run eight at a time in the
+    // AVX2 lanes (`super::queue`, as the single-stream path runs them).
+    let mut queue = CheckQueue::<8>::EMPTY;
+    let reduced = (0..N).filter(|&i| sts[i].reduced).fold(0u32, |m, i| m | 1 << i);
+    // Check the queued blocks; a stream with a detection stops at its
+    // first such block.
+    macro_rules! flush {
+        () => {{
+            let len = queue.drain();
+            if len > 0 {
+                let red = (0..len).filter(|&q| reduced >> (queue.index(q) % N) & 1 == 1).fold(0, |m, q| m | 1 << q);
+                let found = check_queued8_lanes(&queue, red);
+                for q in (0..len).filter(|&q| found >> q & 1 == 1) {
+                    let (k, i) = (queue.index(q) / N, queue.index(q) % N);
+                    if k < stop[i] {
+                        live[i] = false;
+                        stop[i] = k;
+                        sts[i].ihv = queue.h_in(q);
+                        sts[i].plain = sts[i].ihv;
+                    }
+                }
+            }
+        }};
+    }
+
+    // Filter stream i's block k - 1, compressed from `pabcd`/`pe` to
+    // (`a1`, `e1`), and queue its check if the filter keeps a DV; its W
+    // and saved states are in slot (k - 1) & 1.
     macro_rules! filter {
         ($i:expr, $k:expr, $a1:expr, $e1:expr) => {{
             let (i, k): (usize, usize) = ($i, $k);
@@ -623,15 +649,10 @@ pub(crate) fn compress_lanes_shani_avx2<const N: usize>(sts: &mut [super::DcStat
                 let slot = (k - 1) & 1;
                 let mask = ubc_avx2!(&w[i][slot]);
                 if mask != 0 {
-                    let mut x = Expanded::ZERO;
-                    detect::expand(block(i, k - 1), &mut x.w);
-                    states(&saved[i][slot], &mut x);
-                    let ihv_in = from_regs(pabcd[i], pe[i]);
-                    if detect::check(ihv_in, from_regs($a1, $e1), &x, mask, sts[i].reduced) {
-                        live[i] = false;
-                        stop[i] = k - 1;
-                        sts[i].ihv = ihv_in;
-                        sts[i].plain = ihv_in;
+                    let (s58, s65) = states_of(&saved[i][slot], &w[i][slot]);
+                    let (h, next) = (from_regs(pabcd[i], pe[i]), from_regs($a1, $e1));
+                    if queue.push(N * (k - 1) + i, block(i, k - 1), mask, h, next, s58, s65) {
+                        flush!();
                     }
                 }
             }
@@ -724,10 +745,11 @@ pub(crate) fn compress_lanes_shani_avx2<const N: usize>(sts: &mut [super::DcStat
         pabcd = abcd_saved;
         pe = e_saved;
     }
-    // The last block's filters.
+    // The last block's filters, and the checks still queued.
     for i in 0..N {
         filter!(i, nblocks, abcd[i], e0[i]);
     }
+    flush!();
     for i in 0..N {
         if live[i] {
             sts[i].ihv = from_regs(abcd[i], e0[i]);
@@ -742,7 +764,8 @@ pub(crate) fn compress_lanes_shani_avx2<const N: usize>(sts: &mut [super::DcStat
 /// (`super::queue`) in eight lanes: `detect::check`'s recomputation, every
 /// lane along its own DV (lowest first, one DV per lane at a time), from
 /// the lane's state at the DV's step (58 or 65) backward to step 0 and
-/// forward to step 80 with the lane's W XOR the DV's difference. That
+/// forward to step 80 with the lane's W XOR the DV's difference (see
+/// [`check_queued8_lanes`]). That
 /// difference follows the message expansion (it is the expansion of its
 /// first 16 words, see `detect`'s tests), so the lanes expand W[0..16] XOR
 /// its first 16 words. Returns the lanes with a detection (or, with
@@ -751,6 +774,15 @@ pub(crate) fn compress_lanes_shani_avx2<const N: usize>(sts: &mut [super::DcStat
 #[cfg(feature = "shani")]
 #[target_feature(enable = "avx2")]
 pub(crate) fn check_queued8(q: &CheckQueue<8>, reduced: bool) -> u32 {
+    check_queued8_lanes(q, if reduced { 0xff } else { 0 })
+}
+
+/// [`check_queued8`] with reduced-round detection in the lanes of
+/// `reduced` (bit s for lane s).
+#[cfg(feature = "shani")]
+#[inline]
+#[target_feature(enable = "avx2")]
+fn check_queued8_lanes(q: &CheckQueue<8>, reduced: u32) -> u32 {
     use core::arch::x86_64::{
         _mm256_add_epi32, _mm256_blendv_epi8, _mm256_castsi256_ps, _mm256_cmpeq_epi32, _mm256_movemask_ps,
         _mm256_set1_epi32, _mm256_slli_epi32, _mm256_srli_epi32, _mm256_sub_epi32,
@@ -835,7 +867,7 @@ pub(crate) fn check_queued8(q: &CheckQueue<8>, reduced: bool) -> u32 {
             in_eq = _mm256_and_si256(in_eq, _mm256_cmpeq_epi32(back[j], h[j]));
         }
         let out_eq = _mm256_movemask_ps(_mm256_castsi256_ps(out_eq)) as u32;
-        let in_eq = if reduced { _mm256_movemask_ps(_mm256_castsi256_ps(in_eq)) as u32 } else { 0 };
+        let in_eq = _mm256_movemask_ps(_mm256_castsi256_ps(in_eq)) as u32 & reduced;
         found |= (out_eq | in_eq) & busy;
     }
 }
