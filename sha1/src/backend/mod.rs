@@ -243,6 +243,11 @@ fn batch_engine(backend: Backend, messages: usize, mean: usize) -> Engine {
 #[cfg(all(target_arch = "x86_64", feature = "shani", feature = "avx512"))]
 pub(crate) use x86_shani::schedule_vl;
 
+/// The `avx2` backend's pipeline keeping what the collision detection
+/// needs (`dc::x86::process_avx2`).
+#[cfg(all(target_arch = "x86_64", feature = "avx2"))]
+pub(crate) use x86_avx2::{Kept, compress_pairs_kept};
+
 /// Whether a batch of `messages` of `mean` bytes on `backend` runs on the
 /// 16 AVX-512 lanes here (then this CPU has avx512f and avx512bw): where
 /// `Sha1Dc::digest_many` runs its batches on its own 16-lane engine.

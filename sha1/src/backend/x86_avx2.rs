@@ -36,7 +36,7 @@
 //! block's words are brought into lanes by two 8×8 transposes.
 
 use core::arch::x86_64::{
-    __m128i, __m256i, _mm_loadu_si128, _mm256_add_epi32, _mm256_alignr_epi8, _mm256_and_si256, _mm256_bslli_epi128,
+    __m128i, __m256i, _mm_loadu_si128, _mm_storeu_si128, _mm256_add_epi32, _mm256_castsi256_si128, _mm256_extracti128_si256, _mm256_alignr_epi8, _mm256_and_si256, _mm256_bslli_epi128,
     _mm256_bsrli_epi128, _mm256_loadu_si256, _mm256_or_si256, _mm256_permute2x128_si256, _mm256_set_m128i,
     _mm256_set1_epi32, _mm256_setr_epi8, _mm256_setr_epi32, _mm256_shuffle_epi8, _mm256_slli_epi32, _mm256_srli_epi32,
     _mm256_storeu_si256, _mm256_unpackhi_epi32, _mm256_unpackhi_epi64, _mm256_unpacklo_epi32, _mm256_unpacklo_epi64,
@@ -123,19 +123,19 @@ pub(crate) fn compress(state: &mut [u32; 5], blocks: &[Block<U64>]) {
         let (mut cur, mut next) = (&mut wk_a, &mut wk_b);
         let mut w = [_mm256_set1_epi32(0); 20];
         for j in 0..20 {
-            schedule_step(&mut w, cur, j, as_array(&first[0]), as_array(&first[1]));
+            schedule_step(&mut w, cur, None, j, as_array(&first[0]), as_array(&first[1]));
         }
         loop {
             match pairs.next() {
                 Some(pair) => {
                     let (lo, hi) = (as_array(&pair[0]), as_array(&pair[1]));
-                    h = pair_rounds::<true>(h, cur, &mut w, next, lo, hi);
+                    h = pair_rounds::<true, false>(h, cur, &mut w, next, None, lo, hi);
                     core::mem::swap(&mut cur, &mut next);
                 }
                 None => {
                     // Nothing to schedule: the step arguments are unused.
                     let lo = as_array(&first[0]);
-                    h = pair_rounds::<false>(h, cur, &mut w, next, lo, lo);
+                    h = pair_rounds::<false, false>(h, cur, &mut w, next, None, lo, lo);
                     break;
                 }
             }
@@ -156,7 +156,14 @@ pub(crate) fn compress(state: &mut [u32; 5], blocks: &[Block<U64>]) {
 /// order, each using the vectors of the ones before it.
 #[inline]
 #[target_feature(enable = "avx2")]
-fn schedule_step(w: &mut [__m256i; 20], wk: &mut [u32; 160], j: usize, lo: &[u8; 64], hi: &[u8; 64]) {
+fn schedule_step(
+    w: &mut [__m256i; 20],
+    wk: &mut [u32; 160],
+    keep: Option<&mut [[u32; 80]; 2]>,
+    j: usize,
+    lo: &[u8; 64],
+    hi: &[u8; 64],
+) {
     w[j] = if j < 4 {
         // t = 0..15: the message words.
         let both = _mm256_set_m128i(load128(hi, 16 * j), load128(lo, 16 * j));
@@ -179,6 +186,17 @@ fn schedule_step(w: &mut [__m256i; 20], wk: &mut [u32; 160], j: usize, lo: &[u8;
         let x = _mm256_xor_si256(_mm256_xor_si256(t6, w[j - 4]), _mm256_xor_si256(w[j - 7], w[j - 8]));
         rol!(x, 2, 30)
     };
+    if let Some(keep) = keep {
+        // W itself, each block's words in order (the collision detection's
+        // filter and checks read them).
+        for (half, words) in keep.iter_mut().enumerate() {
+            let v = if half == 0 { _mm256_castsi256_si128(w[j]) } else { _mm256_extracti128_si256::<1>(w[j]) };
+            let out: &mut [u32] = &mut words[4 * j..4 * j + 4];
+            // SAFETY: `out` is 16 writable bytes (the slice index checked
+            // it); `storeu` has no alignment requirement.
+            unsafe { _mm_storeu_si128(out.as_mut_ptr().cast(), v) };
+        }
+    }
     let sum = _mm256_add_epi32(w[j], _mm256_set1_epi32(K[j / 5] as i32));
     let out: &mut [u32] = &mut wk[8 * j..8 * j + 8];
     // SAFETY: `out` is 32 writable bytes (the slice index checked it);
@@ -196,14 +214,20 @@ const fn wk_index(t: usize) -> usize {
 /// The 80 rounds (§6.1.2 step 3) of the two blocks whose W + K is in `wk`,
 /// one after the other, each followed by step 4; returns H(i+2). With
 /// `SCHEDULE`, the schedule of the next pair (`lo`, `hi`) is computed into
-/// `wk_next` meanwhile.
+/// `wk_next` meanwhile. With `KEEP` (the collision detection's instances,
+/// see [`compress_pairs_kept`]; separate from the plain backend's, whose
+/// code stays as it was), the states before steps 58 and 65 and the
+/// chaining value between the blocks go into `keep.0`, and the next pair's
+/// W into `keep.1`.
 #[inline]
 #[target_feature(enable = "avx2,bmi1,bmi2")]
-fn pair_rounds<const SCHEDULE: bool>(
+#[allow(clippy::too_many_arguments)] // the pipeline's buffers, one by one
+fn pair_rounds<const SCHEDULE: bool, const KEEP: bool>(
     mut h: [u32; 5],
     wk: &[u32; 160],
     w: &mut [__m256i; 20],
     wk_next: &mut [u32; 160],
+    mut keep: Option<(&mut Kept, &mut [[u32; 80]; 2])>,
     lo: &[u8; 64],
     hi: &[u8; 64],
 ) -> [u32; 5] {
@@ -248,7 +272,8 @@ fn pair_rounds<const SCHEDULE: bool>(
             round!(c, d, e, a, b, $f, $half, $t + 3);
             round!(b, c, d, e, a, $f, $half, $t + 4);
             if SCHEDULE {
-                schedule_step(w, wk_next, $step, lo, hi);
+                let keep_w = if KEEP { keep.as_mut().map(|k| &mut *k.1) } else { None };
+                schedule_step(w, wk_next, keep_w, $step, lo, hi);
             }
         };
     }
@@ -275,6 +300,10 @@ fn pair_rounds<const SCHEDULE: bool>(
             round!(a, b, c, d, e, maj, $half, 55);
             round!(e, a, b, c, d, maj, $half, 56);
             round!(d, e, a, b, c, maj, $half, 57);
+            if let (true, Some(k)) = (KEEP, keep.as_mut()) {
+                // The state before step 58, held by (c, d, e, a, b).
+                k.0.s58[$half / 4] = [c, d, e, a, b];
+            }
             round!(c, d, e, a, b, maj, $half, 58);
             round!(b, c, d, e, a, maj, $half, 59);
             round!(a, b, c, d, e, parity, $half, 60);
@@ -282,6 +311,9 @@ fn pair_rounds<const SCHEDULE: bool>(
             round!(d, e, a, b, c, parity, $half, 62);
             round!(c, d, e, a, b, parity, $half, 63);
             round!(b, c, d, e, a, parity, $half, 64);
+            if let (true, Some(k)) = (KEEP, keep.as_mut()) {
+                k.0.s65[$half / 4] = [a, b, c, d, e];
+            }
             round!(a, b, c, d, e, parity, $half, 65);
             round!(e, a, b, c, d, parity, $half, 66);
             round!(d, e, a, b, c, parity, $half, 67);
@@ -308,8 +340,68 @@ fn pair_rounds<const SCHEDULE: bool>(
         };
     }
     block!(0, 0);
+    if let (true, Some(k)) = (KEEP, keep.as_mut()) {
+        k.0.mid = h;
+    }
     block!(4, 10);
     h
+}
+
+/// What the collision detection (`dc::x86::process_avx2`) keeps of a pair
+/// of blocks compressed by [`compress_pairs_kept`]: each block's W, its
+/// states before steps 58 and 65, and the chaining value between the two.
+pub(crate) struct Kept {
+    pub(crate) w: [[u32; 80]; 2],
+    pub(crate) s58: [[u32; 5]; 2],
+    pub(crate) s65: [[u32; 5]; 2],
+    pub(crate) mid: [u32; 5],
+}
+
+impl Kept {
+    pub(crate) const ZERO: Kept = Kept { w: [[0; 80]; 2], s58: [[0; 5]; 2], s65: [[0; 5]; 2], mid: [0; 5] };
+}
+
+/// [`compress`]'s pipeline (the SIMD schedule of a pair of blocks beside
+/// the scalar rounds of the pair before) over the pairs of `blocks` (an
+/// odd last block is left), from `h`, for the collision detection: after
+/// each pair, `pair_done(i, h_in, h_out, kept)` with `i` the index of its
+/// first block; when that returns true the run stops there. Returns the
+/// chaining value after the last pair done and how many blocks that is.
+#[target_feature(enable = "avx2,bmi1,bmi2")]
+pub(crate) fn compress_pairs_kept(
+    mut h: [u32; 5],
+    blocks: &[[u8; 64]],
+    kept: &mut [Kept; 2],
+    mut pair_done: impl FnMut(usize, [u32; 5], [u32; 5], &Kept) -> bool,
+) -> ([u32; 5], usize) {
+    let pairs = blocks.len() / 2;
+    if pairs == 0 {
+        return (h, 0);
+    }
+    let (mut wk_a, mut wk_b) = ([0u32; 160], [0u32; 160]);
+    let (mut cur, mut next) = (&mut wk_a, &mut wk_b);
+    let [kept_a, kept_b] = kept;
+    let (mut kcur, mut knext) = (kept_a, kept_b);
+    let mut w = [_mm256_set1_epi32(0); 20];
+    for j in 0..20 {
+        schedule_step(&mut w, cur, Some(&mut kcur.w), j, &blocks[0], &blocks[1]);
+    }
+    for p in 0..pairs {
+        let h_in = h;
+        h = if p + 1 < pairs {
+            let (lo, hi) = (&blocks[2 * p + 2], &blocks[2 * p + 3]);
+            pair_rounds::<true, true>(h, cur, &mut w, next, Some((&mut *kcur, &mut knext.w)), lo, hi)
+        } else {
+            // Nothing to schedule: the step arguments are unused.
+            pair_rounds::<false, true>(h, cur, &mut w, next, Some((&mut *kcur, &mut knext.w)), &blocks[0], &blocks[0])
+        };
+        if pair_done(2 * p, h_in, h, kcur) {
+            return (h, 2 * p + 2);
+        }
+        core::mem::swap(&mut cur, &mut next);
+        core::mem::swap(&mut kcur, &mut knext);
+    }
+    (h, 2 * pairs)
 }
 
 // ---------------------------------------------------------------------------

@@ -26,7 +26,7 @@ mod x86;
 #[cfg(all(target_arch = "x86_64", feature = "avx512"))]
 mod x86_avx512;
 
-#[cfg(all(target_arch = "x86_64", any(feature = "shani", feature = "avx512")))]
+#[cfg(all(target_arch = "x86_64", any(feature = "shani", feature = "avx2", feature = "avx512")))]
 mod queue;
 
 #[cfg(all(target_arch = "aarch64", feature = "arm-sha"))]

@@ -12,12 +12,12 @@
 //! sixteen AVX-512 lanes (`sha-ni-avx512`), 0.60x -> 0.69x with eight AVX2
 //! lanes (`sha-ni`).
 
-#[cfg(feature = "shani")]
+#[cfg(any(feature = "shani", feature = "avx2"))]
 use super::detect::{self, Expanded};
 
 /// Up to this many queued blocks are checked one by one at a flush (the
 /// lanes cost about as much for one block as for all of them).
-#[cfg(feature = "shani")]
+#[cfg(any(feature = "shani", feature = "avx2"))]
 const SCALAR_FLUSH: usize = 2;
 
 /// Up to `L` blocks' checks, by word and lane (`x[word][lane]`).
@@ -91,6 +91,7 @@ impl<const L: usize> CheckQueue<L> {
     /// detection): the number of blocks that were queued, in lanes `0..`
     /// that; the lanes past it have no DV to check. The queue's data stays
     /// readable until the next `push`.
+    #[cfg(any(feature = "shani", feature = "avx512"))]
     pub(crate) fn drain(&mut self) -> usize {
         let len = core::mem::replace(&mut self.len, 0);
         for m in &mut self.masks[len..] {
@@ -100,11 +101,13 @@ impl<const L: usize> CheckQueue<L> {
     }
 
     /// The index given to `push` for the block in lane `s`.
+    #[cfg(any(feature = "shani", feature = "avx512"))]
     pub(crate) fn index(&self, s: usize) -> usize {
         self.block[s]
     }
 
     /// The chaining value that the block in lane `s` was compressed from.
+    #[cfg(any(feature = "shani", feature = "avx512"))]
     pub(crate) fn h_in(&self, s: usize) -> [u32; 5] {
         lane5(&self.h, s)
     }
@@ -115,7 +118,7 @@ impl<const L: usize> CheckQueue<L> {
     /// value it was compressed from; `None` if none. `lanes` checks all the
     /// lanes at once and returns the set of lanes with a detection (bit s
     /// for lane s), as `detect::check` would lane by lane.
-    #[cfg(feature = "shani")]
+    #[cfg(any(feature = "shani", feature = "avx2"))]
     pub(crate) fn flush(&mut self, reduced: bool, lanes: impl FnOnce(&Self, bool) -> u32) -> Option<(usize, [u32; 5])> {
         let len = core::mem::replace(&mut self.len, 0);
         if len <= SCALAR_FLUSH {

@@ -18,7 +18,6 @@ use core::arch::x86_64::{
 use core::arch::x86_64::{_mm256_mask_or_epi32, _mm256_rolv_epi32, _mm256_ternarylogic_epi32, _mm256_test_epi32_mask};
 
 use super::detect::{self, Expanded};
-#[cfg(feature = "shani")]
 use super::queue::CheckQueue;
 use super::tables::DVS;
 use super::tables::{PACKED, PACKED_FIRST, PACKED_W};
@@ -553,11 +552,78 @@ pub(crate) fn process_shani(st: &mut super::DcState, blocks: &[[u8; 64]]) {
     super::process_with(st, blocks, |ihv, b, x| compress_shani(ihv, b, x), detect::ubc_mask);
 }
 
-/// Process `blocks` with the portable compression and the AVX2 filter.
+/// Process `blocks` for the `avx2` backend: its pipeline (the SIMD schedule
+/// of a pair of blocks beside the scalar rounds of the pair before,
+/// `backend::x86_avx2`) keeping W and the states, from four blocks on (as
+/// the plain backend), the portable compression for the rest; the AVX2
+/// filter after each pair, and the checks queued and run eight at a time
+/// in the AVX2 lanes (as the SHA-NI paths run them, see
+/// [`process_shani_avx2`]).
 #[cfg(feature = "avx2")]
 #[target_feature(enable = "avx2,bmi1,bmi2")]
 pub(crate) fn process_avx2(st: &mut super::DcState, blocks: &[[u8; 64]]) {
-    super::process_with(st, blocks, detect::compress_block, |w| ubc_avx2(w));
+    use crate::backend::{Kept, compress_pairs_kept};
+    let mut rest = blocks;
+    if !st.found {
+        let mut checks: Option<CheckQueue<8>> = None;
+        let reduced = st.reduced;
+        let mut detected = None;
+        let mut ihv = st.ihv;
+        let mut done = 0;
+        if blocks.len() >= 4 {
+            let mut kept = [Kept::ZERO, Kept::ZERO];
+            (ihv, done) = compress_pairs_kept(ihv, blocks, &mut kept, |i, h_in, h_out, k| {
+                for half in 0..2 {
+                    let mask = ubc_avx2!(&k.w[half]);
+                    if mask != 0 {
+                        let (h, next) = if half == 0 { (h_in, k.mid) } else { (k.mid, h_out) };
+                        let q = checks.get_or_insert(CheckQueue::EMPTY);
+                        if q.push(i + half, &blocks[i + half], mask, h, next, k.s58[half], k.s65[half]) {
+                            detected = q.flush(reduced, |q, r| check_queued8(q, r));
+                            if detected.is_some() {
+                                return true;
+                            }
+                        }
+                    }
+                }
+                false
+            });
+        }
+        if detected.is_none() {
+            let mut x = Expanded::ZERO;
+            for (k, block) in blocks.iter().enumerate().skip(done) {
+                let next = detect::compress_block(ihv, block, &mut x);
+                let mask = ubc_avx2!(&x.w);
+                if mask != 0 {
+                    let q = checks.get_or_insert(CheckQueue::EMPTY);
+                    if q.push(k, block, mask, ihv, next, x.s58, x.s65) {
+                        detected = q.flush(reduced, |q, r| check_queued8(q, r));
+                        if detected.is_some() {
+                            break;
+                        }
+                    }
+                }
+                ihv = next;
+            }
+        }
+        if detected.is_none() {
+            detected = checks.as_mut().and_then(|q| q.flush(reduced, |q, r| check_queued8(q, r)));
+        }
+        match detected {
+            None => {
+                st.ihv = ihv;
+                st.plain = ihv;
+                return;
+            }
+            Some((k, ihv_in)) => {
+                // This block and the rest on the general path below.
+                st.ihv = ihv_in;
+                st.plain = ihv_in;
+                rest = &blocks[k..];
+            }
+        }
+    }
+    super::process_with(st, rest, detect::compress_block, |w| ubc_avx2(w));
 }
 
 /// `digest_many`'s engine: `N` messages' blocks at once, their SHA-NI
@@ -771,7 +837,6 @@ pub(crate) fn compress_lanes_shani_avx2<const N: usize>(sts: &mut [super::DcStat
 /// its first 16 words. Returns the lanes with a detection (or, with
 /// `reduced`, with the same chaining value in as the block's), the
 /// reference's verdict.
-#[cfg(feature = "shani")]
 #[target_feature(enable = "avx2")]
 pub(crate) fn check_queued8(q: &CheckQueue<8>, reduced: bool) -> u32 {
     check_queued8_lanes(q, if reduced { 0xff } else { 0 })
@@ -779,7 +844,6 @@ pub(crate) fn check_queued8(q: &CheckQueue<8>, reduced: bool) -> u32 {
 
 /// [`check_queued8`] with reduced-round detection in the lanes of
 /// `reduced` (bit s for lane s).
-#[cfg(feature = "shani")]
 #[inline]
 #[target_feature(enable = "avx2")]
 fn check_queued8_lanes(q: &CheckQueue<8>, reduced: u32) -> u32 {
