@@ -79,26 +79,12 @@ pub(crate) fn compress_arm(ihv: [u32; 5], block: &[u8; 64], x: &mut Expanded) ->
             }
         };
     }
-    group!(0);
-    group!(1);
-    group!(2);
-    group!(3);
-    group!(4);
-    group!(5);
-    group!(6);
-    group!(7);
-    group!(8);
-    group!(9);
-    group!(10);
-    group!(11);
-    group!(12);
-    group!(13);
-    group!(14);
-    group!(15);
-    group!(16);
-    group!(17);
-    group!(18);
-    group!(19);
+    macro_rules! groups {
+        ($($g:literal)*) => {
+            $(group!($g);)*
+        };
+    }
+    groups!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19);
     // The states before steps 56 and 64 (after groups 13 and 15, e being
     // ROTL³⁰ of the a a group earlier), then two and one scalar steps.
     let state = |v: [u32; 4], before: [u32; 4]| [v[0], v[1], v[2], v[3], before[0].rotate_left(30)];

@@ -86,30 +86,40 @@ impl<const L: usize> CheckQueue<L> {
         self.len == L
     }
 
-    /// Empty the queue for a caller that checks the lanes itself (the
-    /// `digest_many` engines, whose messages may differ in reduced-round
-    /// detection): the number of blocks that were queued, in lanes `0..`
-    /// that; the lanes past it have no DV to check. The queue's data stays
-    /// readable until the next `push`.
+    /// Check every queued block and empty the queue, for the `digest_many`
+    /// engines, whose `push` indexes are `N * k + i` for stream i's block k:
+    /// `lanes` checks the lanes (with reduced-round detection in the lanes
+    /// of its second argument, those of the streams in `sts` that ask for
+    /// it) and returns the lanes with a detection, and each stream with one
+    /// stops at its first such block (`live` false, `stop` that block, its
+    /// chaining value the one that block was compressed from).
     #[cfg(any(feature = "shani", feature = "avx512"))]
-    pub(crate) fn drain(&mut self) -> usize {
+    pub(crate) fn flush_streams<const N: usize>(
+        &mut self,
+        sts: &mut [super::DcState; N],
+        live: &mut [bool; N],
+        stop: &mut [usize; N],
+        lanes: impl FnOnce(&Self, u32) -> u32,
+    ) {
         let len = core::mem::replace(&mut self.len, 0);
+        if len == 0 {
+            return;
+        }
+        // Lanes past `len` keep stale data with no DV to check.
         for m in &mut self.masks[len..] {
             *m = 0;
         }
-        len
-    }
-
-    /// The index given to `push` for the block in lane `s`.
-    #[cfg(any(feature = "shani", feature = "avx512"))]
-    pub(crate) fn index(&self, s: usize) -> usize {
-        self.block[s]
-    }
-
-    /// The chaining value that the block in lane `s` was compressed from.
-    #[cfg(any(feature = "shani", feature = "avx512"))]
-    pub(crate) fn h_in(&self, s: usize) -> [u32; 5] {
-        lane5(&self.h, s)
+        let reduced = (0..len).filter(|&q| sts[self.block[q] % N].reduced).fold(0, |m, q| m | 1 << q);
+        let found = lanes(self, reduced);
+        for q in (0..len).filter(|&q| found >> q & 1 == 1) {
+            let (k, i) = (self.block[q] / N, self.block[q] % N);
+            if k < stop[i] {
+                live[i] = false;
+                stop[i] = k;
+                sts[i].ihv = lane5(&self.h, q);
+                sts[i].plain = sts[i].ihv;
+            }
+        }
     }
 
     /// Check every queued block and empty the queue: the first queued

@@ -683,26 +683,12 @@ pub(crate) fn compress_lanes_shani_avx2<const N: usize>(sts: &mut [super::DcStat
     // `N * k + i` for stream i's block k) and run eight at a time in the
     // AVX2 lanes (`super::queue`, as the single-stream path runs them).
     let mut queue = CheckQueue::<8>::EMPTY;
-    let reduced = (0..N).filter(|&i| sts[i].reduced).fold(0u32, |m, i| m | 1 << i);
     // Check the queued blocks; a stream with a detection stops at its
     // first such block.
     macro_rules! flush {
-        () => {{
-            let len = queue.drain();
-            if len > 0 {
-                let red = (0..len).filter(|&q| reduced >> (queue.index(q) % N) & 1 == 1).fold(0, |m, q| m | 1 << q);
-                let found = check_queued8_lanes(&queue, red);
-                for q in (0..len).filter(|&q| found >> q & 1 == 1) {
-                    let (k, i) = (queue.index(q) / N, queue.index(q) % N);
-                    if k < stop[i] {
-                        live[i] = false;
-                        stop[i] = k;
-                        sts[i].ihv = queue.h_in(q);
-                        sts[i].plain = sts[i].ihv;
-                    }
-                }
-            }
-        }};
+        () => {
+            queue.flush_streams(sts, &mut live, &mut stop, |q, r| check_queued8_lanes(q, r))
+        };
     }
 
     // Filter stream i's block k - 1, compressed from `pabcd`/`pe` to

@@ -323,7 +323,6 @@ pub(crate) fn compress_lanes(
         *hj = unsafe { _mm512_loadu_si512(column.as_ptr().cast()) };
     }
     let lanes = data.map(<[u8]>::as_ptr);
-    let reduced: __mmask16 = (0..LANES).filter(|&s| sts[s].reduced).fold(0, |m, s| m | 1 << s);
     let mut w = [_mm512_setzero_si512(); 80];
     let (mut s58, mut s65) = ([_mm512_setzero_si512(); 5], [_mm512_setzero_si512(); 5]);
     // The checks of the blocks whose filter keeps a DV, queued (index
@@ -334,22 +333,11 @@ pub(crate) fn compress_lanes(
     let mut queue = CheckQueue::<LANES>::EMPTY;
     // Check the queued blocks; a message with a detection stops at its
     // first such block.
-    let mut flush = |queue: &mut CheckQueue<LANES>, live: &mut [bool; LANES], stop: &mut [usize; LANES]| {
-        let len = queue.drain();
-        if len == 0 {
-            return;
-        }
-        let red = (0..len).filter(|&q| reduced >> (queue.index(q) % LANES) & 1 == 1).fold(0, |m, q| m | 1 << q);
-        let found = check_queued_lanes(queue, red);
-        for q in (0..len).filter(|&q| found >> q & 1 == 1) {
-            let (k, s) = (queue.index(q) / LANES, queue.index(q) % LANES);
-            if k < stop[s] {
-                live[s] = false;
-                stop[s] = k;
-                sts[s].ihv = queue.h_in(q);
-                sts[s].plain = sts[s].ihv;
-            }
-        }
+    let flush = |queue: &mut CheckQueue<LANES>,
+                 sts: &mut [DcState; LANES],
+                 live: &mut [bool; LANES],
+                 stop: &mut [usize; LANES]| {
+        queue.flush_streams(sts, live, stop, |q, r| u32::from(check_queued_lanes(q, r as __mmask16)));
     };
     for k in 0..nblocks {
         let next = rounds(h, &lanes, 64 * k, &mut w, &mut s58, &mut s65);
@@ -369,13 +357,13 @@ pub(crate) fn compress_lanes(
                 };
                 let (hi, ni) = (lane5(&hs, s), lane5(&ns, s));
                 if queue.push(LANES * k + s, data, masks[s], hi, ni, lane5(&a58, s), lane5(&a65, s)) {
-                    flush(&mut queue, &mut live, &mut stop);
+                    flush(&mut queue, sts, &mut live, &mut stop);
                 }
             }
         }
         h = next;
     }
-    flush(&mut queue, &mut live, &mut stop);
+    flush(&mut queue, sts, &mut live, &mut stop);
     let ends: [[u32; LANES]; 5] = core::array::from_fn(|j| lanes_of(h[j]));
     for s in 0..LANES {
         if live[s] {
