@@ -131,19 +131,10 @@ fn or_lanes(v: uint32x4_t) -> u32 {
 }
 
 /// The filter (see `detect::ubc_mask`) in NEON, with the x86 filters'
-/// vectors and stages (`x86::ubc_packed!`).
+/// vectors and stages (`ubc_stages!`).
 #[target_feature(enable = "neon")]
 pub(crate) fn ubc_neon(w: &[u32; 80]) -> u32 {
-    const { assert!(PACKED_W.1 <= 80) };
-    let mut fail = vdupq_n_u32(0);
-    const { assert!(PACKED_FIRST == 11 && PACKED.len() == 33) };
-    neon_vectors!(fail, w; 0 1 2 3 4 5 6 7 8 9 10);
-    let mut f = or_lanes(fail);
-    if f != u32::MAX {
-        neon_vectors!(fail, w; 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32);
-        f = or_lanes(fail);
-    }
-    !f
+    ubc_stages!(neon_vectors, w, vdupq_n_u32(0), or_lanes)
 }
 
 /// Process `blocks` with the SHA1 instructions and the NEON filter: the

@@ -14,6 +14,39 @@
 //! SHA-1 of either). [`Collision`] carries both the plain SHA-1 and that
 //! safe hash.
 
+/// The packed filter (`tables::PACKED`) in its two stages: `$vectors!(fail,
+/// w; k...)` ORs into `fail` (from `$zero`) the DVs that vectors `k...` rule
+/// out on `$w`, and `$or(fail)` ORs its lanes together; after the first
+/// `PACKED_FIRST` vectors, the rest only if some DV is left (so for about
+/// one random block in five). The DVs left. The SIMD filters (`x86`,
+/// `aarch64`) differ only in their vectors.
+#[cfg_attr(
+    not(any(
+        all(target_arch = "x86_64", any(feature = "shani", feature = "avx2")),
+        all(target_arch = "aarch64", feature = "arm-sha")
+    )),
+    allow(unused_macros)
+)]
+macro_rules! ubc_stages {
+    ($vectors:ident, $w:expr, $zero:expr, $or:ident) => {{
+        let w: &[u32; 80] = $w;
+        // Every vector reads within W[PACKED_W.0..PACKED_W.1].
+        const { assert!(PACKED_W.1 <= 80) };
+        let mut fail = $zero;
+        // Unrolled, so that each vector's word offsets are constants and
+        // its table rows memory operands. The vectors are ordered to rule
+        // out DVs soonest (tables.rs).
+        const { assert!(PACKED_FIRST == 11 && PACKED.len() == 33) };
+        $vectors!(fail, w; 0 1 2 3 4 5 6 7 8 9 10);
+        let mut f = $or(fail);
+        if f != u32::MAX {
+            $vectors!(fail, w; 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32);
+            f = $or(fail);
+        }
+        !f
+    }};
+}
+
 mod detect;
 #[rustfmt::skip]
 #[cfg_attr(not(all(target_arch = "x86_64", any(feature = "shani", feature = "avx2"))), allow(dead_code))]

@@ -36,36 +36,20 @@ fn load8(x: &[u32]) -> __m256i {
 
 /// Vectors `k...` of the packed conditions (see [`ubc_avx2`]) on `w`, the
 /// failing lanes' DVs ORed into `fail`: per vector, two unaligned loads of
-/// consecutive W words, then `$vector` (two variable shifts that move each
-/// lane's two bits to bit 31, the XOR with the wanted value) and
-/// `$failing` (the DVs of the lanes whose bit 31 is set into `fail`).
-macro_rules! ubc_vectors {
-    ($vector:ident, $failing:ident; $fail:ident, $w:ident; $($k:literal)*) => {
+/// consecutive W words, two variable shifts that move each lane's two bits
+/// to bit 31, the XOR with the wanted value, and the DVs of the lanes
+/// whose bit 31 is then set ORed into `fail`.
+macro_rules! avx2_vectors {
+    ($fail:ident, $w:ident; $($k:literal)*) => {
         $(
             let p = &PACKED[$k];
             let (s, d) = (usize::from(p.s), usize::from(p.d));
             let (wi, wj) = (load8(&$w[s..s + 8]), load8(&$w[s + d..s + d + 8]));
-            let (sa, sb) = (load8(&p.sa), load8(&p.sb));
-            let (value, dvs) = (load8(&p.value), load8(&p.dvs));
-            let x = $vector!(wi, wj, sa, sb, value);
+            let x = _mm256_sllv_epi32(wi, load8(&p.sa));
+            let x = _mm256_xor_si256(_mm256_xor_si256(x, _mm256_sllv_epi32(wj, load8(&p.sb))), load8(&p.value));
             // All ones in a lane whose condition fails.
-            $fail = $failing!($fail, x, dvs);
+            $fail = _mm256_or_si256($fail, _mm256_and_si256(_mm256_srai_epi32::<31>(x), load8(&p.dvs)));
         )*
-    };
-}
-
-/// AVX2: the two shifted words XORed with the wanted value (bit 31 set
-/// where the condition fails).
-macro_rules! avx2_vector {
-    ($wi:expr, $wj:expr, $sa:expr, $sb:expr, $value:expr) => {
-        _mm256_xor_si256(_mm256_xor_si256(_mm256_sllv_epi32($wi, $sa), _mm256_sllv_epi32($wj, $sb)), $value)
-    };
-}
-
-/// AVX2: `fail` with the DVs of the lanes whose bit 31 is set ORed in.
-macro_rules! avx2_fail {
-    ($fail:expr, $x:expr, $dvs:expr) => {
-        _mm256_or_si256($fail, _mm256_and_si256(_mm256_srai_epi32::<31>($x), $dvs))
     };
 }
 
@@ -130,57 +114,28 @@ macro_rules! vl_vectors {
 /// call would spill every live `xmm` register around it: the interleaved
 /// streams' states). In a function with the `avx2` target feature.
 macro_rules! ubc_avx2 {
-    ($w:expr) => {
-        ubc_packed!($w, avx2_vector, avx2_fail)
-    };
-}
-
-/// The body of [`ubc_avx512vl`]: [`ubc_avx2`]'s vectors in the order and
-/// stages of [`ubc_packed!`], each tested as [`vl_vectors!`] says. In a
-/// function with the `avx512f` and `avx512vl` target features.
-#[cfg(all(feature = "shani", feature = "avx512"))]
-macro_rules! ubc_avx512vl {
     ($w:expr) => {{
-        let w: &[u32; 80] = $w;
-        const { assert!(PACKED_W.1 <= 80) };
-        let mut fail = _mm256_setzero_si256();
-        const { assert!(PACKED_FIRST == 11 && PACKED.len() == 33) };
-        vl_vectors!(fail, w; 0 1 2 3 4 5 6 7 8 9 10);
-        let mut f = or_lanes(fail);
-        if f != u32::MAX {
-            vl_vectors!(fail, w; 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32);
-            f = or_lanes(fail);
-        }
-        // As in `ubc_packed!`.
-        _mm256_zeroupper();
-        !f
-    }};
-}
-
-/// The packed filter with `$vector` and `$fail` as the per-vector steps.
-macro_rules! ubc_packed {
-    ($w:expr, $vector:ident, $failing:ident) => {{
-        let w: &[u32; 80] = $w;
-        // Every vector reads within W[PACKED_W.0..PACKED_W.1].
-        const { assert!(PACKED_W.1 <= 80) };
-        let mut fail = _mm256_setzero_si256();
-        // Unrolled (`ubc_vectors!`), so that each vector's word offsets
-        // are constants and its table rows memory operands.
-        // The vectors are ordered to rule out DVs soonest: after the first
-        // PACKED_FIRST of them no DV is left for most messages (tables.rs).
-        const { assert!(PACKED_FIRST == 11 && PACKED.len() == 33) };
-        ubc_vectors!($vector, $failing; fail, w; 0 1 2 3 4 5 6 7 8 9 10);
-        let mut f = or_lanes(fail);
-        if f != u32::MAX {
-            ubc_vectors!($vector, $failing; fail, w; 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32);
-            f = or_lanes(fail);
-        }
+        let f = ubc_stages!(avx2_vectors, $w, _mm256_setzero_si256(), or_lanes);
         // The SHA instructions have only legacy SSE encodings: with the
         // upper halves of the `ymm` registers left dirty, each of them
         // would wait on a merge of those halves (measured: the SHA-NI loop
-        // ran about 100 times slower on AMD Zen 3 without this).
+        // ran about 100 times slower on AMD Zen 3 without this, and 80
+        // times on an Intel Xeon, model 167).
         _mm256_zeroupper();
-        !f
+        f
+    }};
+}
+
+/// The body of [`ubc_avx512vl`]: the packed vectors tested as
+/// [`vl_vectors!`] says. In a function with the `avx512f` and `avx512vl`
+/// target features.
+#[cfg(all(feature = "shani", feature = "avx512"))]
+macro_rules! ubc_avx512vl {
+    ($w:expr) => {{
+        let f = ubc_stages!(vl_vectors, $w, _mm256_setzero_si256(), or_lanes);
+        // As in `ubc_avx2!`.
+        _mm256_zeroupper();
+        f
     }};
 }
 
