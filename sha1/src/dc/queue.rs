@@ -1,16 +1,18 @@
-//! Checks deferred by the single-message SHA-NI paths (`x86::shani_loop!`)
-//! and run `L` at a time in SIMD lanes, a lane per block.
+//! Checks deferred by the detection paths (the SHA-NI and `avx2`
+//! single-message paths in `x86`, the `digest_many` engines) and run `L`
+//! at a time in SIMD lanes, a lane per block.
 //!
 //! A block that the filter lets through (about one random block in twenty)
 //! otherwise gets its scalar check at once: some 80 dependent steps, which
-//! hold up the `sha1rnds4` chain behind them in the reorder buffer and
-//! mispredict on the way in and in the DV loop. Queued, the block leaves
-//! only what its check needs; a collision found at a flush sends the caller
-//! back to that block, whose data it still holds (it flushes the queue
-//! before it returns). On an Intel Xeon (model 167), 1 MiB of random data
+//! hold up the rounds behind them in the reorder buffer and mispredict on
+//! the way in and in the DV loop. Queued, the block leaves only what its
+//! check needs; a collision found at a flush sends the caller back to that
+//! block, whose data it still holds (it flushes the queue before it
+//! returns). On an Intel Xeon (model 167), 1 MiB of random data
 //! (`examples/sha1dc_speed`): 0.58x -> 0.72x our plain SHA-1 with the
 //! sixteen AVX-512 lanes (`sha-ni-avx512`), 0.60x -> 0.69x with eight AVX2
-//! lanes (`sha-ni`).
+//! lanes (`sha-ni`); the 16-lane `digest_many` engine 0.41-0.46x ->
+//! 0.51-0.54x.
 
 #[cfg(any(feature = "shani", feature = "avx2"))]
 use super::detect::{self, Expanded};
@@ -23,7 +25,8 @@ const SCALAR_FLUSH: usize = 2;
 /// Up to `L` blocks' checks, by word and lane (`x[word][lane]`).
 pub(crate) struct CheckQueue<const L: usize> {
     len: usize,
-    /// The queued blocks' indexes in the caller's slice.
+    /// The indexes the caller gave the queued blocks (their place in its
+    /// slice; for the `digest_many` engines, stream and block).
     block: [usize; L],
     /// The DVs that each queued block's filter kept (none past `len` when
     /// the lanes run).

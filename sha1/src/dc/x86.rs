@@ -590,11 +590,12 @@ pub(crate) fn process_avx2(st: &mut super::DcState, blocks: &[[u8; 64]]) {
 /// (a block later, for the reason given at [`process_shani_avx2`]).
 ///
 /// Each of `data` holds the same number of whole blocks, the next blocks
-/// of the message in the matching state. A stream whose filter lets a DV
-/// through is checked as the single-stream path checks it; on a detection
-/// the stream stops there (its registers run on, unread) and that block
-/// and the rest of its data go to [`process_shani_avx2`] at the end. A
-/// state already past a detection takes that path for all its data.
+/// of the message in the matching state. A block whose filter lets a DV
+/// through is queued, and the queue checked eight blocks at a time in the
+/// AVX2 lanes, as the single-stream path does; a stream with a detection
+/// stops there (its registers run on, unread) and that block and the rest
+/// of its data go to [`process_shani_avx2`] at the end. A state already
+/// past a detection takes that path for all its data.
 #[cfg(feature = "shani")]
 #[target_feature(enable = "sha,sse2,ssse3,sse4.1,avx2")]
 pub(crate) fn compress_lanes_shani_avx2<const N: usize>(sts: &mut [super::DcState; N], data: [&[u8]; N]) {
