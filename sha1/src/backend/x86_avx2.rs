@@ -36,8 +36,8 @@
 //! block's words are brought into lanes by two 8×8 transposes.
 
 use core::arch::x86_64::{
-    __m128i, __m256i, _mm_loadu_si128, _mm_storeu_si128, _mm256_add_epi32, _mm256_castsi256_si128, _mm256_extracti128_si256, _mm256_alignr_epi8, _mm256_and_si256, _mm256_bslli_epi128,
-    _mm256_bsrli_epi128, _mm256_loadu_si256, _mm256_or_si256, _mm256_permute2x128_si256, _mm256_set_m128i,
+    __m128i, __m256i, _mm_loadu_si128, _mm_storeu_si128, _mm256_add_epi32, _mm256_alignr_epi8, _mm256_and_si256,
+    _mm256_bslli_epi128, _mm256_bsrli_epi128, _mm256_castsi256_si128, _mm256_extracti128_si256, _mm256_loadu_si256, _mm256_or_si256, _mm256_permute2x128_si256, _mm256_set_m128i,
     _mm256_set1_epi32, _mm256_setr_epi8, _mm256_setr_epi32, _mm256_shuffle_epi8, _mm256_slli_epi32, _mm256_srli_epi32,
     _mm256_storeu_si256, _mm256_unpackhi_epi32, _mm256_unpackhi_epi64, _mm256_unpacklo_epi32, _mm256_unpacklo_epi64,
     _mm256_xor_si256,

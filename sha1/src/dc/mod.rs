@@ -231,6 +231,28 @@ fn process_with(
     }
 }
 
+/// The end of a single-message fast path over `blocks` (the SHA-NI and
+/// `avx2` paths in `x86`), which ended at chaining value `ihv` or found a
+/// collision (`detected`: the first block with one, and the chaining value
+/// it was compressed from): `st` takes `ihv`, or the value from before
+/// that block. Returns the blocks left for the general path: none, or that
+/// block and the rest.
+#[cfg(all(target_arch = "x86_64", any(feature = "shani", feature = "avx2")))]
+fn settle<'a>(
+    st: &mut DcState,
+    blocks: &'a [[u8; 64]],
+    ihv: [u32; 5],
+    detected: Option<(usize, [u32; 5])>,
+) -> &'a [[u8; 64]] {
+    let (ihv, rest) = match detected {
+        None => (ihv, &blocks[blocks.len()..]),
+        Some((k, ihv_in)) => (ihv_in, &blocks[k..]),
+    };
+    st.ihv = ihv;
+    st.plain = ihv;
+    rest
+}
+
 /// The digest bytes of a chaining value (FIPS 180-4 §6.1.2).
 fn to_bytes(h: &[u32; 5]) -> [u8; 20] {
     let mut out = [0u8; 20];

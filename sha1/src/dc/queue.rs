@@ -41,6 +41,50 @@ pub(crate) struct CheckQueue<const L: usize> {
     pub(crate) s65: [[u32; L]; 5],
 }
 
+/// The checks of one call of a single-message detection path (the SHA-NI
+/// and `avx2` paths in `x86`): a queue made at the first block to check
+/// (a call with none never fills one in), checked with `lanes` when full
+/// and at the end.
+#[cfg(any(feature = "shani", feature = "avx2"))]
+pub(crate) struct Deferred<const L: usize> {
+    queue: Option<CheckQueue<L>>,
+    /// Reduced-round detection.
+    reduced: bool,
+}
+
+#[cfg(any(feature = "shani", feature = "avx2"))]
+impl<const L: usize> Deferred<L> {
+    pub(crate) fn new(reduced: bool) -> Self {
+        Deferred { queue: None, reduced }
+    }
+
+    /// Queue the check of block `k` (as [`CheckQueue::push`] says), and
+    /// check the queue with `lanes` if that fills it: the first detection,
+    /// as [`CheckQueue::flush`] gives it.
+    #[allow(clippy::too_many_arguments)] // the check's inputs, one by one
+    #[inline]
+    pub(crate) fn check(
+        &mut self,
+        k: usize,
+        data: &[u8; 64],
+        mask: u32,
+        h: [u32; 5],
+        next: [u32; 5],
+        s58: [u32; 5],
+        s65: [u32; 5],
+        lanes: impl FnOnce(&CheckQueue<L>, bool) -> u32,
+    ) -> Option<(usize, [u32; 5])> {
+        let q = self.queue.get_or_insert(CheckQueue::EMPTY);
+        if q.push(k, data, mask, h, next, s58, s65) { q.flush(self.reduced, lanes) } else { None }
+    }
+
+    /// Check the blocks still queued: the first detection.
+    pub(crate) fn finish(&mut self, lanes: impl FnOnce(&CheckQueue<L>, bool) -> u32) -> Option<(usize, [u32; 5])> {
+        let reduced = self.reduced;
+        self.queue.as_mut().and_then(|q| q.flush(reduced, lanes))
+    }
+}
+
 /// Lane `s` of five words.
 fn lane5<const L: usize>(v: &[[u32; L]; 5], s: usize) -> [u32; 5] {
     [v[0][s], v[1][s], v[2][s], v[3][s], v[4][s]]

@@ -18,7 +18,7 @@ use core::arch::x86_64::{
 use core::arch::x86_64::{_mm256_mask_or_epi32, _mm256_rolv_epi32, _mm256_ternarylogic_epi32, _mm256_test_epi32_mask};
 
 use super::detect::{self, Expanded};
-use super::queue::CheckQueue;
+use super::queue::{CheckQueue, Deferred};
 use super::tables::DVS;
 use super::tables::{PACKED, PACKED_FIRST, PACKED_W};
 use crate::consts::K;
@@ -408,20 +408,15 @@ macro_rules! shani_loop {
             let (mut pabcd, mut pe) = (abcd, e);
             let mut w = [[0u32; 80]; 2];
             let mut saved = [[_mm_set_epi32(0, 0, 0, 0); 4]; 2];
-            let mut checks: Option<CheckQueue<$lanes>> = None;
-            let reduced = st.reduced;
+            let mut checks = Deferred::<$lanes>::new(st.reduced);
             // Queue the check of block `k` (whose filter let DVs `mask`
             // through), compressed from (`a0`, `e0`) to (`a1`, `e1`), its
             // W words and saved states in `w`, `saved`; a full queue is
             // checked at once.
             let mut check = |k: usize, w: &[u32; 80], saved: &[__m128i; 4], mask, a0, e0, a1, e1| {
                 let (s58, s65) = states_of(saved, w);
-                let q = checks.get_or_insert(CheckQueue::EMPTY);
-                if q.push(k, &blocks[k], mask, from_regs(a0, e0), from_regs(a1, e1), s58, s65) {
-                    q.flush(reduced, |q, r| $check_lanes(q, r))
-                } else {
-                    None
-                }
+                let (h, next) = (from_regs(a0, e0), from_regs(a1, e1));
+                checks.check(k, &blocks[k], mask, h, next, s58, s65, |q, r| $check_lanes(q, r))
             };
             let mut detected = None;
             for (k, block) in blocks.iter().enumerate() {
@@ -448,20 +443,12 @@ macro_rules! shani_loop {
             }
             // The blocks queued since the last full queue was checked.
             if detected.is_none() {
-                detected = checks.as_mut().and_then(|q| q.flush(reduced, |q, r| $check_lanes(q, r)));
+                detected = checks.finish(|q, r| $check_lanes(q, r));
             }
-            match detected {
-                None => {
-                    st.ihv = from_regs(abcd, e);
-                    st.plain = st.ihv;
-                    return;
-                }
-                Some((k, ihv_in)) => {
-                    // This block and the rest on the general path below.
-                    st.ihv = ihv_in;
-                    st.plain = ihv_in;
-                    rest = &blocks[k..];
-                }
+            // A detected block and the rest go to the general path below.
+            rest = super::settle(st, blocks, from_regs(abcd, e), detected);
+            if rest.is_empty() {
+                return;
             }
         }
         super::process_with(st, rest, |ihv, b, x| compress_shani(ihv, b, x), |w| $filter!(w));
@@ -520,8 +507,7 @@ pub(crate) fn process_avx2(st: &mut super::DcState, blocks: &[[u8; 64]]) {
     use crate::backend::{Kept, compress_pairs_kept};
     let mut rest = blocks;
     if !st.found {
-        let mut checks: Option<CheckQueue<8>> = None;
-        let reduced = st.reduced;
+        let mut checks = Deferred::<8>::new(st.reduced);
         let mut detected = None;
         let mut ihv = st.ihv;
         let mut done = 0;
@@ -532,12 +518,11 @@ pub(crate) fn process_avx2(st: &mut super::DcState, blocks: &[[u8; 64]]) {
                     let mask = ubc_avx2!(&k.w[half]);
                     if mask != 0 {
                         let (h, next) = if half == 0 { (h_in, k.mid) } else { (k.mid, h_out) };
-                        let q = checks.get_or_insert(CheckQueue::EMPTY);
-                        if q.push(i + half, &blocks[i + half], mask, h, next, k.s58[half], k.s65[half]) {
-                            detected = q.flush(reduced, |q, r| check_queued8(q, r));
-                            if detected.is_some() {
-                                return true;
-                            }
+                        let (s58, s65) = (k.s58[half], k.s65[half]);
+                        detected = checks
+                            .check(i + half, &blocks[i + half], mask, h, next, s58, s65, |q, r| check_queued8(q, r));
+                        if detected.is_some() {
+                            return true;
                         }
                     }
                 }
@@ -550,32 +535,21 @@ pub(crate) fn process_avx2(st: &mut super::DcState, blocks: &[[u8; 64]]) {
                 let next = detect::compress_block(ihv, block, &mut x);
                 let mask = ubc_avx2!(&x.w);
                 if mask != 0 {
-                    let q = checks.get_or_insert(CheckQueue::EMPTY);
-                    if q.push(k, block, mask, ihv, next, x.s58, x.s65) {
-                        detected = q.flush(reduced, |q, r| check_queued8(q, r));
-                        if detected.is_some() {
-                            break;
-                        }
+                    detected = checks.check(k, block, mask, ihv, next, x.s58, x.s65, |q, r| check_queued8(q, r));
+                    if detected.is_some() {
+                        break;
                     }
                 }
                 ihv = next;
             }
         }
         if detected.is_none() {
-            detected = checks.as_mut().and_then(|q| q.flush(reduced, |q, r| check_queued8(q, r)));
+            detected = checks.finish(|q, r| check_queued8(q, r));
         }
-        match detected {
-            None => {
-                st.ihv = ihv;
-                st.plain = ihv;
-                return;
-            }
-            Some((k, ihv_in)) => {
-                // This block and the rest on the general path below.
-                st.ihv = ihv_in;
-                st.plain = ihv_in;
-                rest = &blocks[k..];
-            }
+        // A detected block and the rest go to the general path below.
+        rest = super::settle(st, blocks, ihv, detected);
+        if rest.is_empty() {
+            return;
         }
     }
     super::process_with(st, rest, detect::compress_block, |w| ubc_avx2(w));
@@ -773,12 +747,11 @@ pub(crate) fn compress_lanes_shani_avx2<const N: usize>(sts: &mut [super::DcStat
 /// lane along its own DV (lowest first, one DV per lane at a time), from
 /// the lane's state at the DV's step (58 or 65) backward to step 0 and
 /// forward to step 80 with the lane's W XOR the DV's difference (see
-/// [`check_queued8_lanes`]). That
-/// difference follows the message expansion (it is the expansion of its
-/// first 16 words, see `detect`'s tests), so the lanes expand W[0..16] XOR
-/// its first 16 words. Returns the lanes with a detection (or, with
-/// `reduced`, with the same chaining value in as the block's), the
-/// reference's verdict.
+/// [`check_queued8_lanes`]). That difference follows the message
+/// expansion (it is the expansion of its first 16 words, see `detect`'s
+/// tests), so the lanes expand W[0..16] XOR its first 16 words. Returns the
+/// lanes with a detection (or, with `reduced`, with the same chaining value
+/// in as the block's), the reference's verdict.
 #[target_feature(enable = "avx2")]
 pub(crate) fn check_queued8(q: &CheckQueue<8>, reduced: bool) -> u32 {
     check_queued8_lanes(q, if reduced { 0xff } else { 0 })
