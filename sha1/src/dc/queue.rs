@@ -72,14 +72,14 @@ impl<const L: usize> Deferred<L> {
         next: [u32; 5],
         s58: [u32; 5],
         s65: [u32; 5],
-        lanes: impl FnOnce(&CheckQueue<L>, bool) -> u32,
+        lanes: impl FnOnce(&CheckQueue<L>, u32) -> u32,
     ) -> Option<(usize, [u32; 5])> {
         let q = self.queue.get_or_insert(CheckQueue::EMPTY);
         if q.push(k, data, mask, h, next, s58, s65) { q.flush(self.reduced, lanes) } else { None }
     }
 
     /// Check the blocks still queued: the first detection.
-    pub(crate) fn finish(&mut self, lanes: impl FnOnce(&CheckQueue<L>, bool) -> u32) -> Option<(usize, [u32; 5])> {
+    pub(crate) fn finish(&mut self, lanes: impl FnOnce(&CheckQueue<L>, u32) -> u32) -> Option<(usize, [u32; 5])> {
         let reduced = self.reduced;
         self.queue.as_mut().and_then(|q| q.flush(reduced, lanes))
     }
@@ -173,10 +173,11 @@ impl<const L: usize> CheckQueue<L> {
     /// block with a detected collision (the reference's verdict, with
     /// reduced-round detection if `reduced`), as its index and the chaining
     /// value it was compressed from; `None` if none. `lanes` checks all the
-    /// lanes at once and returns the set of lanes with a detection (bit s
-    /// for lane s), as `detect::check` would lane by lane.
+    /// lanes at once (with reduced-round detection in the lanes set in its
+    /// second argument) and returns the set of lanes with a detection (bit
+    /// s for lane s), as `detect::check` would lane by lane.
     #[cfg(any(feature = "shani", feature = "avx2"))]
-    pub(crate) fn flush(&mut self, reduced: bool, lanes: impl FnOnce(&Self, bool) -> u32) -> Option<(usize, [u32; 5])> {
+    pub(crate) fn flush(&mut self, reduced: bool, lanes: impl FnOnce(&Self, u32) -> u32) -> Option<(usize, [u32; 5])> {
         let len = core::mem::replace(&mut self.len, 0);
         if len <= SCALAR_FLUSH {
             for s in 0..len {
@@ -201,7 +202,7 @@ impl<const L: usize> CheckQueue<L> {
         for m in &mut self.masks[len..] {
             *m = 0;
         }
-        let found = lanes(self, reduced);
+        let found = lanes(self, if reduced { u32::MAX } else { 0 });
         // Lanes hold blocks in the order they were queued.
         (found != 0).then(|| {
             let s = found.trailing_zeros() as usize;

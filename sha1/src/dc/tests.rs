@@ -349,7 +349,7 @@ fn check_queue_matches_scalar_checks() {
 
 /// [`check_queue_matches_scalar_checks`] with `L` lanes checked by `lanes`.
 #[cfg(all(target_arch = "x86_64", feature = "shani"))]
-fn check_queue<const L: usize>(name: &str, lanes: impl Fn(&super::queue::CheckQueue<L>, bool) -> u32) {
+fn check_queue<const L: usize>(name: &str, lanes: impl Fn(&super::queue::CheckQueue<L>, u32) -> u32) {
     use super::queue::CheckQueue;
     struct Entry {
         block: [u8; 64],

@@ -617,7 +617,7 @@ pub(crate) fn compress_lanes_shani_avx2<const N: usize>(sts: &mut [super::DcStat
     // first such block.
     macro_rules! flush {
         () => {
-            queue.flush_streams(sts, &mut live, &mut stop, |q, r| check_queued8_lanes(q, r))
+            queue.flush_streams(sts, &mut live, &mut stop, |q, r| check_queued8(q, r))
         };
     }
 
@@ -742,26 +742,19 @@ pub(crate) fn compress_lanes_shani_avx2<const N: usize>(sts: &mut [super::DcStat
     }
 }
 
-/// The deferred checks of the single-message `sha-ni` path with AVX2
-/// (`super::queue`) in eight lanes: `detect::check`'s recomputation, every
-/// lane along its own DV (lowest first, one DV per lane at a time), from
-/// the lane's state at the DV's step (58 or 65) backward to step 0 and
-/// forward to step 80 with the lane's W XOR the DV's difference (see
-/// [`check_queued8_lanes`]). That difference follows the message
-/// expansion (it is the expansion of its first 16 words, see `detect`'s
-/// tests), so the lanes expand W[0..16] XOR its first 16 words. Returns the
-/// lanes with a detection (or, with `reduced`, with the same chaining value
-/// in as the block's), the reference's verdict.
-#[target_feature(enable = "avx2")]
-pub(crate) fn check_queued8(q: &CheckQueue<8>, reduced: bool) -> u32 {
-    check_queued8_lanes(q, if reduced { 0xff } else { 0 })
-}
-
-/// [`check_queued8`] with reduced-round detection in the lanes of
-/// `reduced` (bit s for lane s).
+/// The queued checks (`super::queue`) in eight AVX2 lanes, for the `sha-ni`
+/// and `avx2` paths and the SHA-NI streams engine: `detect::check`'s
+/// recomputation, every lane along its own DV (lowest first, one DV per
+/// lane at a time), from the lane's state at the DV's step (58 or 65)
+/// backward to step 0 and forward to step 80 with the lane's W XOR the
+/// DV's difference. That difference follows the message expansion (it is
+/// the expansion of its first 16 words, see `detect`'s tests), so the lanes
+/// expand W[0..16] XOR its first 16 words. Returns the lanes with a
+/// detection (or, for the lanes set in `reduced`, with the same chaining
+/// value in as the block's), the reference's verdict.
 #[inline]
 #[target_feature(enable = "avx2")]
-fn check_queued8_lanes(q: &CheckQueue<8>, reduced: u32) -> u32 {
+pub(crate) fn check_queued8(q: &CheckQueue<8>, reduced: u32) -> u32 {
     use core::arch::x86_64::{
         _mm256_add_epi32, _mm256_blendv_epi8, _mm256_castsi256_ps, _mm256_cmpeq_epi32, _mm256_movemask_ps,
         _mm256_set1_epi32, _mm256_slli_epi32, _mm256_srli_epi32, _mm256_sub_epi32,

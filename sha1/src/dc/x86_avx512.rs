@@ -337,7 +337,7 @@ pub(crate) fn compress_lanes(
                  sts: &mut [DcState; LANES],
                  live: &mut [bool; LANES],
                  stop: &mut [usize; LANES]| {
-        queue.flush_streams(sts, live, stop, |q, r| u32::from(check_queued_lanes(q, r as __mmask16)));
+        queue.flush_streams(sts, live, stop, |q, r| check_queued(q, r));
     };
     for k in 0..nblocks {
         let next = rounds(h, &lanes, 64 * k, &mut w, &mut s58, &mut s65);
@@ -375,20 +375,13 @@ pub(crate) fn compress_lanes(
     }
 }
 
-/// The deferred checks of the single-message `sha-ni-avx512` path
-/// (`super::queue`) in the sixteen lanes (see [`check_queued_lanes`]).
-#[cfg(feature = "shani")]
-#[target_feature(enable = "avx512f")]
-pub(crate) fn check_queued(q: &CheckQueue<LANES>, reduced: bool) -> u32 {
-    u32::from(check_queued_lanes(q, if reduced { !0 } else { 0 }))
-}
-
-/// The queued blocks' checks in the sixteen lanes: W expanded from the
-/// queued W[0..16], then [`check_lanes`] (with reduced-round detection in
-/// the lanes of `reduced`). Returns the lanes with a detection.
+/// The queued checks (`super::queue`) in the sixteen lanes, for the
+/// `sha-ni-avx512` path and this engine: W expanded from the queued
+/// W[0..16], then [`check_lanes`] (with reduced-round detection in the
+/// lanes set in `reduced`). Returns the lanes with a detection.
 #[inline]
 #[target_feature(enable = "avx512f")]
-fn check_queued_lanes(q: &CheckQueue<LANES>, reduced: __mmask16) -> __mmask16 {
+pub(crate) fn check_queued(q: &CheckQueue<LANES>, reduced: u32) -> u32 {
     let mut w = [_mm512_setzero_si512(); 80];
     for (wt, row) in w.iter_mut().zip(&q.w16) {
         *wt = load16(row);
@@ -401,5 +394,5 @@ fn check_queued_lanes(q: &CheckQueue<LANES>, reduced: __mmask16) -> __mmask16 {
     let vectors = |v: &[[u32; LANES]; 5]| -> [__m512i; 5] { core::array::from_fn(|j| load16(&v[j])) };
     let (h, next) = (vectors(&q.h), vectors(&q.next));
     let (s58, s65) = (vectors(&q.s58), vectors(&q.s65));
-    check_lanes(&w, &h, &next, &s58, &s65, q.masks, reduced)
+    u32::from(check_lanes(&w, &h, &next, &s58, &s65, q.masks, reduced as __mmask16))
 }
