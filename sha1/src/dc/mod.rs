@@ -67,9 +67,9 @@ mod aarch64;
 
 #[cfg(all(target_arch = "x86_64", any(feature = "shani", feature = "avx2")))]
 cpufeatures::new!(cpuid_avx2, "avx2");
-// The AVX-512VL filter's test (the `sha-ni-avx512` backend checks its own
-// features).
-#[cfg(all(test, target_arch = "x86_64", feature = "shani", feature = "avx512"))]
+// The tests of the AVX-512VL filter and the 16-lane check queue (the
+// backends check their own features).
+#[cfg(all(test, target_arch = "x86_64", feature = "avx512"))]
 cpufeatures::new!(cpuid_avx512vl, "avx2", "avx512f", "avx512vl");
 
 use core::fmt;
