@@ -302,6 +302,11 @@ pub mod algorithm {
                 fn digest_many(backend: Backend, inputs: &[&[u8]], outputs: &mut [[u8; $outlen]]) {
                     backend::digest_many::<Self, $bytes, 24>(backend, inputs, outputs);
                 }
+
+                #[inline]
+                fn hash_pairs(backend: Backend, nodes: &[[u8; $outlen]], out: &mut [[u8; $outlen]]) {
+                    backend::hash_pairs::<Self, $bytes, $outlen>(backend, $domain, nodes, out);
+                }
             }
         };
     }

@@ -119,3 +119,129 @@ pub(crate) fn digest_xof_many<A, const RATE: usize, const ROUNDS: usize>(
 {
     run::<RATE, ROUNDS>(backend, Extendable::<A> { backend, inputs, outputs, algorithm: core::marker::PhantomData });
 }
+
+/// A level of pairs (`out[i]` = the hash of `nodes[2i] || nodes[2i + 1]`)
+/// for a sponge whose pair of `NODE`-byte nodes and padding fit in one
+/// `RATE`-byte block: one Keccak-f permutation per pair, from a state made
+/// straight from the pair (FIPS 202 §4 Algorithm 8 with one block).
+struct Pairs<'a, A, const RATE: usize, const NODE: usize> {
+    backend: Backend,
+    domain: u8,
+    nodes: &'a [[u8; NODE]],
+    outputs: &'a mut [[u8; NODE]],
+    algorithm: core::marker::PhantomData<A>,
+}
+
+impl<A, const RATE: usize, const NODE: usize> Pairs<'_, A, RATE, NODE>
+where
+    A: FixedAlgorithm<State = [u64; 25], Backend = Backend, Output = [u8; NODE]>,
+{
+    /// `pair` padded into its one block: the domain byte (its suffix bits
+    /// and `pad10*1`'s first 1) after it, `pad10*1`'s last 1 in the rate's
+    /// last bit (FIPS 202 §5.1, §B.2).
+    fn pad(domain: u8) -> [u8; RATE] {
+        let mut block = [0u8; RATE];
+        block[2 * NODE] = domain;
+        block[RATE - 1] |= 0x80;
+        block
+    }
+
+    /// Pairs `first..` one at a time: the padded block XORed into a zero
+    /// state, one permutation, the digest.
+    fn singles(&mut self, first: usize) {
+        let block = Self::pad(self.domain);
+        for (pair, out) in self.nodes[2 * first..].chunks_exact(2).zip(&mut self.outputs[first..]) {
+            let mut state = [0u64; 25];
+            let pair = pair.as_flattened();
+            for (word, bytes) in state.iter_mut().zip(block.chunks_exact(8)) {
+                *word = u64::from_le_bytes(bytes.try_into().expect("8-byte chunk"));
+            }
+            for (word, bytes) in state.iter_mut().zip(pair.chunks_exact(8)) {
+                *word ^= u64::from_le_bytes(bytes.try_into().expect("8-byte chunk"));
+            }
+            super::permute::<24>(self.backend, &mut state);
+            A::output(&state, out);
+        }
+    }
+}
+
+impl<A, const RATE: usize, const NODE: usize> Job for Pairs<'_, A, RATE, NODE>
+where
+    A: FixedAlgorithm<State = [u64; 25], Backend = Backend, Output = [u8; NODE]>,
+{
+    #[inline]
+    fn lanes<const N: usize>(
+        mut self,
+        min_active: usize,
+        mut absorb_lanes: impl FnMut(&mut [[u64; 25]; N], [&[u8]; N]),
+    ) {
+        // Every lane's block keeps its padding; only the pair is rewritten.
+        let mut blocks = [Self::pad(self.domain); N];
+        let groups = self.outputs.len() / N;
+        let rest = self.outputs.len() % N;
+        let lane_groups = groups + usize::from(rest >= min_active);
+        for g in 0..lane_groups {
+            let busy = (self.outputs.len() - g * N).min(N);
+            for (lane, block) in blocks.iter_mut().enumerate() {
+                // Idle lanes of the last group repeat its first pair.
+                let i = g * N + if lane < busy { lane } else { 0 };
+                block[..2 * NODE].copy_from_slice(self.nodes[2 * i..2 * i + 2].as_flattened());
+            }
+            let mut states = [[0u64; 25]; N];
+            absorb_lanes(&mut states, core::array::from_fn(|lane| &blocks[lane][..]));
+            for (state, out) in states.iter().zip(&mut self.outputs[g * N..g * N + busy]) {
+                A::output(state, out);
+            }
+        }
+        self.singles((lane_groups * N).min(self.outputs.len()));
+    }
+
+    #[inline]
+    fn one_by_one(mut self) {
+        self.singles(0);
+    }
+}
+
+/// `hash_pairs` for a fixed-output sponge with domain byte `domain`: where
+/// a pair and its padding fit in one block (every SHA-3 digest but
+/// SHA3-512's 128-byte pairs), one permutation per pair on the lane
+/// engines as [`digest_many`] (states made straight from the pairs, no
+/// buffering), else one at a time; SHA3-512's two-block pairs are gathered
+/// for [`digest_many`] (`hash_core::hash_pairs_gathered`).
+///
+/// # Panics
+/// If `nodes.len() != 2 * outputs.len()`, or this CPU (or this build) does
+/// not support `backend`.
+pub(crate) fn hash_pairs<A, const RATE: usize, const NODE: usize>(
+    backend: Backend,
+    domain: u8,
+    nodes: &[[u8; NODE]],
+    outputs: &mut [[u8; NODE]],
+) where
+    A: FixedAlgorithm<State = [u64; 25], Backend = Backend, Output = [u8; NODE]>,
+{
+    hash_core::assert_pairs::<A>(nodes.len(), outputs.len());
+    #[cfg(all(target_arch = "x86_64", feature = "avx512"))]
+    let (nodes, outputs) = if backend == Backend::Avx512 {
+        // Whole groups of eight on the AVX-512 pair kernel; the rest below.
+        let (groups, _) = nodes.as_chunks::<16>();
+        let (slots, _) = outputs.as_chunks_mut::<8>();
+        let done = slots.len();
+        for (group, slot) in groups.iter().zip(slots.iter_mut()) {
+            backend_checked!(Avx512, else super::unsupported(backend), unsafe {
+                super::x86_avx512::pairs8::<RATE, NODE>(domain, group, slot)
+            });
+        }
+        (&nodes[16 * done..], &mut outputs[8 * done..])
+    } else {
+        (nodes, outputs)
+    };
+    if 2 * NODE >= RATE {
+        return hash_core::hash_pairs_gathered::<A>(backend, nodes, outputs);
+    }
+    // `run` checks the backend on every path.
+    run::<RATE, 24>(
+        backend,
+        Pairs::<A, RATE, NODE> { backend, domain, nodes, outputs, algorithm: core::marker::PhantomData },
+    );
+}

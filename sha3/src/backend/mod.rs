@@ -122,7 +122,7 @@ mod chunks;
 mod lane_tests;
 mod vendor;
 
-pub(crate) use batch::{digest_many, digest_xof_many};
+pub(crate) use batch::{digest_many, digest_xof_many, hash_pairs};
 pub(crate) use chunks::hash_chunks;
 
 /// The lane engine of `digest_many` / `digest_xof_many` for a batch of

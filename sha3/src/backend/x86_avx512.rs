@@ -19,7 +19,7 @@
 //! and stores of the transposes, each from a bounds-checked slice.
 
 use core::arch::x86_64::{
-    __m512i, _mm512_loadu_si512, _mm512_permutex2var_epi64, _mm512_rol_epi64, _mm512_set_epi64, _mm512_set1_epi64,
+    __m512i, _mm512_loadu_si512, _mm512_maskz_loadu_epi64, _mm512_permutex2var_epi64, _mm512_rol_epi64, _mm512_set_epi64, _mm512_set1_epi64,
     _mm512_setzero_si512, _mm512_shuffle_i64x2, _mm512_storeu_si512, _mm512_ternarylogic_epi64, _mm512_unpackhi_epi64,
     _mm512_unpacklo_epi64, _mm512_xor_si512,
 };
@@ -280,5 +280,61 @@ pub(super) fn absorb8<const RATE: usize, const ROUNDS: usize>(states: &mut [[u64
     }
     for w in [0, 8, 16, 17] {
         store_states(states, w, a[w..w + 8].try_into().unwrap());
+    }
+}
+
+/// Eight pairs of `NODE`-byte nodes hashed in one go (`hash_pairs`):
+/// `out[i]` = the sponge of `nodes[2i] || nodes[2i + 1]` with domain byte
+/// `domain` and rate `RATE` bytes. The pairs' words are transposed into
+/// registers once and absorbed from there, the padding's two constant
+/// lanes set (FIPS 202 §5.1, §B.2) and the digests transposed out: one
+/// permutation per pair where a pair and its padding fit in one block
+/// (SHA3-224, SHA3-256, SHA3-384, Keccak-256), two for SHA3-512's 128-byte
+/// pairs in its 72-byte rate; [`absorb8`] would also move all 25 words of
+/// every state in and out and a whole block per lane.
+#[target_feature(enable = "avx512f")]
+pub(super) fn pairs8<const RATE: usize, const NODE: usize>(domain: u8, nodes: &[[u8; NODE]; 16], out: &mut [[u8; NODE]; 8]) {
+    // Folded away for every caller (the digests are 28 to 64 bytes).
+    assert!(NODE.is_multiple_of(4) && NODE <= 64 && RATE.is_multiple_of(8) && RATE <= 200, "pairs8: 28- to 64-byte nodes");
+    let (words, rate) = (2 * NODE / 8, RATE / 8);
+    let bytes = nodes.as_flattened();
+    // m[w] = word w of the eight pairs.
+    let mut m = [_mm512_setzero_si512(); 16];
+    for chunk in 0..words.div_ceil(8) {
+        let take = (words - 8 * chunk).min(8);
+        // The low `take` elements.
+        let mask = ((1u16 << take) - 1) as u8;
+        let rows: [__m512i; 8] = core::array::from_fn(|lane| {
+            let row = &bytes[lane * 2 * NODE + 64 * chunk..][..8 * take];
+            // SAFETY: `row` is `8 * take` readable bytes (the slice index
+            // checks); the masked load reads only the first `take` words
+            // (masked-off elements are not accessed and do not fault) and
+            // needs no alignment. AVX-512F is enabled on this function.
+            unsafe { _mm512_maskz_loadu_epi64(mask, row.as_ptr().cast()) }
+        });
+        m[8 * chunk..8 * chunk + 8].copy_from_slice(&transpose(rows));
+    }
+    let mut a = [_mm512_setzero_si512(); 25];
+    // Whole blocks, then the last one: the pair's remaining words (maybe
+    // none) and the padding, whose first and last bytes may share a word.
+    let full = words / rate;
+    for block in 0..=full {
+        let from = block * rate;
+        let to = words.min(from + rate);
+        for (lane, word) in a.iter_mut().zip(&m[from..to]) {
+            *lane = _mm512_xor_si512(*lane, *word);
+        }
+        if block == full {
+            a[to - from] = _mm512_xor_si512(a[to - from], _mm512_set1_epi64(i64::from(domain)));
+            a[rate - 1] = _mm512_xor_si512(a[rate - 1], _mm512_set1_epi64(i64::MIN));
+        }
+        keccak_p8::<24>(&mut a);
+    }
+    for (lane, row) in out.iter_mut().zip(transpose(a[..8].try_into().unwrap())) {
+        let mut digest = [0u8; 64];
+        // SAFETY: `digest` is 64 writable bytes; `vmovdqu64` needs no
+        // alignment.
+        unsafe { _mm512_storeu_si512(digest.as_mut_ptr().cast(), row) };
+        lane.copy_from_slice(&digest[..NODE]);
     }
 }
