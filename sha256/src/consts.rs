@@ -25,11 +25,17 @@ pub(crate) const H224: [u32; 8] =
 /// (FIPS 180-4 §5.1.1: the byte 0x80, zeros, then the length 512 in bits).
 /// The block is the same for every such message, so its whole schedule is
 /// a constant: a pair's second block computes no schedule and adds no
-/// round constants (the SHA-NI and 16-lane pair engines).
-#[cfg(all(target_arch = "x86_64", any(feature = "shani", feature = "avx512")))]
+/// round constants (the SHA-NI, 16-lane and Arm pair engines).
+#[cfg(any(
+    all(target_arch = "x86_64", any(feature = "shani", feature = "avx512")),
+    all(target_arch = "aarch64", feature = "arm-sha")
+))]
 pub(crate) const PAD64_WK: [u32; 64] = pad64_wk();
 
-#[cfg(all(target_arch = "x86_64", any(feature = "shani", feature = "avx512")))]
+#[cfg(any(
+    all(target_arch = "x86_64", any(feature = "shani", feature = "avx512")),
+    all(target_arch = "aarch64", feature = "arm-sha")
+))]
 const fn pad64_wk() -> [u32; 64] {
     let mut w = [0u32; 64];
     w[0] = 0x8000_0000;

@@ -364,6 +364,17 @@ where
     } else {
         (nodes, out)
     };
+    #[cfg(all(target_arch = "aarch64", feature = "arm-sha"))]
+    if N == 32 && backend == Backend::ArmSha {
+        // Interleaved pair streams, the padding block's W + K a constant.
+        hash_core::assert_pairs::<A>(nodes.len(), out.len());
+        let messages = nodes.as_flattened().as_chunks::<64>().0;
+        let out = out.as_flattened_mut().as_chunks_mut::<32>().0;
+        backend_checked!(ArmSha, else unsupported(Backend::ArmSha), unsafe {
+            aarch64_sha::hash_pairs64(&A::INIT, messages, out, arm_streams())
+        });
+        return;
+    }
     hash_core::hash_pairs_gathered::<A>(backend, nodes, out);
 }
 
