@@ -31,7 +31,7 @@
 //! single  <algorithm> <family> <variant> <detected 0|1> <bytes> <median ns> <min ns> <max ns> <rounds>
 //! many    <algorithm> <label> <baseline 0|1> <messages> <bytes each> <median ns> <min ns> <max ns> <rounds> <engine>
 //! uneven  <algorithm> <label> <messages> <total bytes> <median ns> <min ns> <equal median ns> <equal min ns> <rounds> <engine>
-//! merkle  pairs|root <label> <baseline 0|1> <pairs or leaves> <median ns> <min ns> <max ns> <rounds>
+//! merkle  pairs|root|pairs:<algorithm> <label> <baseline 0|1> <pairs or leaves> <median ns> <min ns> <max ns> <rounds>
 //! done
 //! ```
 //!

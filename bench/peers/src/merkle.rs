@@ -9,9 +9,15 @@
 //! that disagrees is left out with a `note`. The ways are then timed
 //! interleaved, as the other tables are.
 //!
+//! Then the same level for the other algorithms with a pair engine
+//! (SHA-512, SHA3-256, Keccak-256): our `hash_pairs` beside our
+//! `digest_many` over the same messages and RustCrypto's 0.10 crates one
+//! pair at a time.
+//!
 //! Output lines: `merkle <case> <label> <baseline 0|1> <items> <median ns>
 //! <min ns> <max ns> <rounds>`, `case` being `pairs` (items: pairs in the
-//! level; ns per level) or `root` (items: leaves; ns per root).
+//! level; ns per level), `root` (items: leaves; ns per root) or
+//! `pairs:<algorithm>` (another algorithm's level).
 
 use std::cell::RefCell;
 use std::io::Write;
@@ -61,7 +67,7 @@ fn reference_sha256(msg: &[u8]) -> Option<Node> {
 
 /// How many ways there are to time (for the plan line): pairs, then root.
 pub(crate) fn plan() -> usize {
-    2
+    3
 }
 
 /// Measure both cases; `pairs` and `leaves` sized as asked.
@@ -72,6 +78,161 @@ pub(crate) fn run(pairs: usize, leaves: usize, rounds: usize, round: Duration, n
     *n += 1;
     emit!("progress", *n, format!("Merkle: RFC 9162 root of {leaves} leaves of 64 bytes"));
     root(leaves, rounds, round);
+    *n += 1;
+    emit!("progress", *n, format!("Merkle: {pairs} pairs with SHA-512, SHA3-256 and Keccak-256"));
+    other_levels(pairs, rounds, round);
+}
+
+/// A way to hash a level of `N`-byte nodes.
+type OtherFn<'a, const N: usize> = Box<dyn Fn(&mut [[u8; N]]) + 'a>;
+
+/// The other algorithms' levels (`pairs:<algorithm>` lines).
+fn other_levels(pairs: usize, rounds: usize, round: Duration) {
+    #[cfg(feature = "merkle")]
+    {
+        use hash_core::BackendKind;
+        let b512 = ours512::Backend::detect().name();
+        other_level::<64>("SHA-512", pairs, rounds, round, |nodes, messages| {
+            let portable = *ours512::Backend::ALL.last().expect("portable is last");
+            let want = messages.iter().map(|m| ours512::Sha512::digest_with_backend(portable, m)).collect();
+            let mut ways: Vec<(String, bool, OtherFn<'_, 64>)> = vec![
+                (
+                    format!("ours Sha512::hash_pairs ({b512})"),
+                    true,
+                    Box::new(move |out| ours512::Sha512::hash_pairs(nodes, out)),
+                ),
+                (
+                    format!("ours Sha512::digest_many, 128-byte messages ({b512})"),
+                    false,
+                    Box::new(move |out| ours512::Sha512::digest_many(messages, out)),
+                ),
+            ];
+            #[cfg(feature = "rustcrypto-0_10")]
+            ways.push((
+                "RustCrypto sha2 0.10, one pair at a time".into(),
+                false,
+                Box::new(move |out| {
+                    use sha2_0_10::Digest;
+                    for (o, pair) in out.iter_mut().zip(nodes.chunks_exact(2)) {
+                        *o = sha2_0_10::Sha512::new().chain_update(pair[0]).chain_update(pair[1]).finalize().into();
+                    }
+                }),
+            ));
+            (want, ways)
+        });
+        let b3 = ours3::Backend::detect().name();
+        let portable3 = *ours3::Backend::ALL.last().expect("portable is last");
+        other_level::<32>("SHA3-256", pairs, rounds, round, |nodes, messages| {
+            let want = messages.iter().map(|m| ours3::Sha3_256::digest_with_backend(portable3, m)).collect();
+            let mut ways: Vec<(String, bool, OtherFn<'_, 32>)> = vec![
+                (
+                    format!("ours Sha3_256::hash_pairs ({b3})"),
+                    true,
+                    Box::new(move |out| ours3::Sha3_256::hash_pairs(nodes, out)),
+                ),
+                (
+                    format!("ours Sha3_256::digest_many, 64-byte messages ({b3})"),
+                    false,
+                    Box::new(move |out| ours3::Sha3_256::digest_many(messages, out)),
+                ),
+            ];
+            #[cfg(feature = "rustcrypto-0_10")]
+            ways.push((
+                "RustCrypto sha3 0.10, one pair at a time".into(),
+                false,
+                Box::new(move |out| {
+                    use sha3_0_10::Digest;
+                    for (o, pair) in out.iter_mut().zip(nodes.chunks_exact(2)) {
+                        *o = sha3_0_10::Sha3_256::new().chain_update(pair[0]).chain_update(pair[1]).finalize().into();
+                    }
+                }),
+            ));
+            (want, ways)
+        });
+        other_level::<32>("Keccak-256", pairs, rounds, round, |nodes, messages| {
+            let want = messages.iter().map(|m| ours3::Keccak256::digest_with_backend(portable3, m)).collect();
+            let mut ways: Vec<(String, bool, OtherFn<'_, 32>)> = vec![
+                (
+                    format!("ours Keccak256::hash_pairs ({b3})"),
+                    true,
+                    Box::new(move |out| ours3::Keccak256::hash_pairs(nodes, out)),
+                ),
+                (
+                    format!("ours Keccak256::digest_many, 64-byte messages ({b3})"),
+                    false,
+                    Box::new(move |out| ours3::Keccak256::digest_many(messages, out)),
+                ),
+            ];
+            #[cfg(feature = "rustcrypto-0_10")]
+            ways.push((
+                "RustCrypto sha3 0.10 Keccak256, one pair at a time".into(),
+                false,
+                Box::new(move |out| {
+                    use sha3_0_10::Digest;
+                    for (o, pair) in out.iter_mut().zip(nodes.chunks_exact(2)) {
+                        *o = sha3_0_10::Keccak256::new().chain_update(pair[0]).chain_update(pair[1]).finalize().into();
+                    }
+                }),
+            ));
+            (want, ways)
+        });
+    }
+    #[cfg(not(feature = "merkle"))]
+    {
+        let _ = (pairs, rounds, round);
+        emit!("note", "merkle", "pairs:other", "our crates are not in this build (feature `merkle` off)");
+    }
+}
+
+/// One algorithm's level of `pairs` pairs of `N`-byte nodes: `make` gives
+/// the expected digests (ours, portable backend, one message at a time) and
+/// the ways to time; a way whose output differs is left out with a note.
+#[cfg_attr(not(feature = "merkle"), allow(dead_code))]
+fn other_level<'a, const N: usize>(
+    alg: &str,
+    pairs: usize,
+    rounds: usize,
+    round: Duration,
+    make: impl FnOnce(&'a [[u8; N]], &'a [&'a [u8]]) -> (Vec<[u8; N]>, Vec<(String, bool, OtherFn<'a, N>)>),
+) {
+    // Leaked (a few hundred KiB, once per algorithm): the ways `make`
+    // returns borrow the level for as long as they are timed, and the
+    // program ends after the section.
+    let flat: &'a [u8] = Vec::leak(bench::message(2 * N * pairs, 0x6c76_6c32));
+    let (nodes, _) = flat.as_chunks::<N>();
+    let messages: &'a [&'a [u8]] = Vec::leak(flat.chunks_exact(2 * N).collect());
+    let (want, ways) = make(nodes, messages);
+    let case = format!("pairs:{alg}");
+    let ways: Vec<_> = ways
+        .into_iter()
+        .filter(|(label, _, run)| {
+            let mut out = vec![[0u8; N]; pairs];
+            run(&mut out);
+            let ok = out == want;
+            if !ok {
+                emit!("note", "merkle", label, format!("left out: its digests differ from {alg} one pair at a time"));
+            }
+            ok
+        })
+        .collect();
+    let outs: Vec<RefCell<Vec<[u8; N]>>> = ways.iter().map(|_| RefCell::new(vec![[0u8; N]; pairs])).collect();
+    let runs: Vec<Box<dyn Fn(u64) -> u8 + '_>> = ways
+        .iter()
+        .zip(&outs)
+        .map(|((_, _, run), out)| {
+            Box::new(move |iters: u64| {
+                let mut out = out.borrow_mut();
+                for _ in 0..iters {
+                    run(std::hint::black_box(&mut out[..]));
+                }
+                out[0][0]
+            }) as Box<dyn Fn(u64) -> u8>
+        })
+        .collect();
+    let refs: Vec<&dyn Fn(u64) -> u8> = runs.iter().map(|b| b.as_ref()).collect();
+    for ((label, baseline, _), (median, min, max)) in ways.iter().zip(interleaved(&refs, rounds, round)) {
+        emit!("merkle", &case, label, u8::from(*baseline), pairs, median, min, max, rounds);
+    }
 }
 
 // With some of the optional ways left out of the build, the list may never

@@ -132,6 +132,28 @@ pub(super) fn merkle(w: &mut String, r: &Results) {
         }
         let _ = writeln!(w);
     }
+    // The other algorithms' levels (`pairs:<algorithm>`), one table, each
+    // algorithm's rows divided by its own `hash_pairs`.
+    let mut algs: Vec<&str> = Vec::new();
+    for m in &r.merkles {
+        if let Some(alg) = m.case.strip_prefix("pairs:")
+            && !algs.contains(&alg)
+        {
+            algs.push(alg);
+        }
+    }
+    let Some(first) = r.merkles.iter().find(|m| m.case.starts_with("pairs:")) else { return };
+    let _ = writeln!(w, "the other pair engines, one level of {} pairs of digest-sized nodes:\n", first.items);
+    let _ = writeln!(w, "| algorithm | how | per level | per pair | ours ÷ this |");
+    let _ = writeln!(w, "|---|---|---:|---:|---:|");
+    for alg in algs {
+        let rows: Vec<&Merkle> = r.merkles.iter().filter(|m| m.case.strip_prefix("pairs:") == Some(alg)).collect();
+        let base = rows.iter().find(|m| m.baseline).map(|m| m.ns);
+        for m in rows {
+            let _ = writeln!(w, "| {alg} {}", merkle_row(m, base, "pair"));
+        }
+    }
+    let _ = writeln!(w);
 }
 
 fn merkle_header(case: &str) -> &'static str {
@@ -190,6 +212,25 @@ mod tests {
         assert!(w.contains("| ours Sha256::hash_pairs (sha-ni) * | 41.0 µs | 40.0 ns/pair | 1.00x |"), "{w}");
         assert!(w.contains("| hashtree-rs | 61.4 µs | 60.0 ns/pair | 1.50x |"), "{w}");
         assert!(!w.contains("RFC 9162 root,"), "no root rows, no root table: {w}");
+        assert!(!w.contains("other pair engines"), "no other levels, no table: {w}");
+        let other = |alg: &str, label: &str, baseline: bool, ns: f64| Merkle {
+            case: format!("pairs:{alg}"),
+            ..m(label, baseline, ns)
+        };
+        let r = Results {
+            merkles: vec![
+                other("SHA-512", "ours hash_pairs", true, 10_240.0),
+                other("SHA-512", "peer", false, 20_480.0),
+                other("SHA3-256", "ours hash_pairs", true, 2_048.0),
+                other("SHA3-256", "peer", false, 3_072.0),
+            ],
+            ..Results::default()
+        };
+        let mut w = String::new();
+        merkle(&mut w, &r);
+        assert!(w.contains("| SHA-512 | peer | 20.5 µs | 20.0 ns/pair | 2.00x |"), "{w}");
+        assert!(w.contains("| SHA3-256 | peer | 3.1 µs | 3.0 ns/pair | 1.50x |"), "{w}");
+        assert!(!w.contains("one level,"), "no SHA-256 rows, no SHA-256 table: {w}");
         assert_eq!(time_label(182e6), "182.0 ms");
     }
 
