@@ -315,7 +315,7 @@ fn avx512_engine() -> Engine {
 /// engine, the padding block's schedule a constant: the 16 AVX-512 lanes
 /// (`x86_avx512::hash_pairs64`) where `digest_many` would pick them for the
 /// level, for whole groups of sixteen; the rest, on the SHA-NI backend,
-/// four SHA-NI streams (`x86_shani::hash_pairs64`). Everything else is
+/// two SHA-NI streams (`x86_shani::hash_pairs64`). Everything else is
 /// gathered for `digest_many`'s engines (`hash_core::hash_pairs_gathered`,
 /// which checks the lengths and the backend).
 ///
@@ -337,7 +337,7 @@ where
         // the 16 AVX-512 lanes, whole groups of sixteen pairs run on the
         // 16-lane pair engine (the padding block's W + K a constant).
         // Measured on an Intel Xeon (model 167, Ice Lake class), 1024 pairs
-        // (`cargo xtask bench --algo merkle`): 4 SHA-NI streams 61 ns a
+        // (`cargo xtask bench --algo merkle`): SHA-NI streams 57-61 ns a
         // pair, `digest_many`'s 16 lanes 43-45 ns, the pair engine 27 ns.
         // The rest (fewer than sixteen) as before.
         let done = match engine(backend, out.len(), 64) {

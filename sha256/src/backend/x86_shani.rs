@@ -290,8 +290,14 @@ fn pairs_n<const N: usize>(init: &[u32; 8], blocks: [&[u8; 64]; N], out: &mut [[
 }
 
 /// Streams of the pair engine: [`PAIR_STREAMS`] pairs at a time, the rest
-/// one by one.
-const PAIR_STREAMS: usize = 4;
+/// one by one. Two, not the four of `digest_many`: the legacy-SSE
+/// `sha256rnds2` reaches only `xmm0`-`xmm15`, and four streams' states and
+/// message words (24 registers) spilled to the stack (115 stack accesses
+/// in `hash_pairs64`, none with two). Measured on an Intel Xeon (model
+/// 167), levels of 12 pairs, best of 2000: two streams 56.7-57.5 ns a
+/// pair, three 60.2-60.3, four 60.4-60.5 (hashtree's `sha256_shani_x2`
+/// 55.8 over 1024 pairs in the same minutes).
+const PAIR_STREAMS: usize = 2;
 
 /// `out[i]` = SHA-256 (from `init`) of `messages[i]`, each 64 bytes (a pair
 /// of 32-byte nodes), [`PAIR_STREAMS`] streams interleaved, each padding
@@ -302,7 +308,7 @@ pub(super) fn hash_pairs64(init: &[u32; 8], messages: &[[u8; 64]], out: &mut [[u
     let mut groups = messages.chunks_exact(PAIR_STREAMS);
     let mut slots = out.chunks_exact_mut(PAIR_STREAMS);
     for (m, o) in (&mut groups).zip(&mut slots) {
-        pairs_n::<PAIR_STREAMS>(init, [&m[0], &m[1], &m[2], &m[3]], o);
+        pairs_n::<PAIR_STREAMS>(init, core::array::from_fn(|s| &m[s]), o);
     }
     for (m, o) in groups.remainder().iter().zip(slots.into_remainder().chunks_exact_mut(1)) {
         pairs_n::<1>(init, [m], o);
