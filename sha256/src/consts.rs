@@ -30,16 +30,27 @@ pub(crate) const H224: [u32; 8] =
     all(target_arch = "x86_64", any(feature = "shani", feature = "avx512")),
     all(target_arch = "aarch64", feature = "arm-sha")
 ))]
-pub(crate) const PAD64_WK: [u32; 64] = pad64_wk();
+pub(crate) const PAD64_WK: [u32; 64] = padding_wk(0x8000_0000, 512);
 
+/// The same for a 56-byte message (a pair of SHA-224's 28-byte nodes):
+/// 0x80 and seven zeros end its own block, which leaves no room for the
+/// length, so the second block is zeros and the length 448 in bits.
 #[cfg(any(
     all(target_arch = "x86_64", any(feature = "shani", feature = "avx512")),
     all(target_arch = "aarch64", feature = "arm-sha")
 ))]
-const fn pad64_wk() -> [u32; 64] {
+pub(crate) const PAD56_WK: [u32; 64] = padding_wk(0, 448);
+
+/// `W[t] + K[t]` of a block whose first word is `w0`, last word `bits` and
+/// other words zero (the schedule of §6.2.2 step 1).
+#[cfg(any(
+    all(target_arch = "x86_64", any(feature = "shani", feature = "avx512")),
+    all(target_arch = "aarch64", feature = "arm-sha")
+))]
+const fn padding_wk(w0: u32, bits: u32) -> [u32; 64] {
     let mut w = [0u32; 64];
-    w[0] = 0x8000_0000;
-    w[15] = 512;
+    w[0] = w0;
+    w[15] = bits;
     let mut t = 16;
     while t < 64 {
         let (a, b) = (w[t - 15], w[t - 2]);

@@ -25,7 +25,7 @@ use hash_core::typenum::U64;
 use hash_core::{Block, FixedAlgorithm};
 
 use super::Backend;
-use crate::consts::{K, PAD64_WK};
+use crate::consts::K;
 
 /// The most interleaved streams of the batch engine, as in ISA-L's aarch64
 /// SHA-256 manager: the `sha256h` chain of one stream is latency bound (16
@@ -342,13 +342,13 @@ where
     }
 }
 
-/// Rounds 4G .. 4G+3 of every stream on the block that pads a 64-byte
-/// message: its W + K is the constant `PAD64_WK`, so there is no schedule
-/// and no addition of round constants.
+/// Rounds 4G .. 4G+3 of every stream on a constant padding block: its
+/// W + K (`pad_wk`, see `super::pair_padding`) is a constant, so there is
+/// no schedule and no addition of round constants.
 #[inline]
 #[target_feature(enable = "sha2")]
-fn pad_quad<const N: usize, const G: usize>(abcd: &mut [uint32x4_t; N], efgh: &mut [uint32x4_t; N]) {
-    let wk: &[u32; 4] = PAD64_WK[4 * G..4 * G + 4].try_into().expect("PAD64_WK has 64 words");
+fn pad_quad<const N: usize, const G: usize>(abcd: &mut [uint32x4_t; N], efgh: &mut [uint32x4_t; N], pad_wk: &[u32; 64]) {
+    let wk: &[u32; 4] = pad_wk[4 * G..4 * G + 4].try_into().expect("W + K has 64 words");
     // SAFETY: `wk` is four readable u32; `vld1q_u32` reads four.
     let wk = unsafe { vld1q_u32(wk.as_ptr()) };
     for s in 0..N {
@@ -358,34 +358,34 @@ fn pad_quad<const N: usize, const G: usize>(abcd: &mut [uint32x4_t; N], efgh: &m
     }
 }
 
-/// SHA-256 of `N` 64-byte messages (pairs of 32-byte nodes), the streams'
-/// instructions interleaved: the message block as [`block_n`], then the
-/// padding block on its constant schedule ([`pad_quad`]); `init` is the
-/// initial hash value.
+/// SHA-256 or SHA-224 of `N` pairs, the streams' instructions
+/// interleaved: each pair's first block as [`block_n`], then the constant
+/// padding block ([`pad_quad`]); `init` is the initial hash value, and
+/// each digest the first `NODE` bytes of the final state.
 #[inline]
 #[target_feature(enable = "sha2")]
-fn pairs_n<const N: usize>(init: &[u32; 8], messages: [&[u8; 64]; N], out: [&mut [u8; 32]; N]) {
+fn pairs_n<const N: usize, const NODE: usize>(init: &[u32; 8], blocks: [&[u8; 64]; N], pad_wk: &[u32; 64], out: &mut [[u8; NODE]]) {
     let (abcd0, efgh0) = load_state(init);
     let (mut abcd, mut efgh) = ([abcd0; N], [efgh0; N]);
-    block_n::<N>(&mut abcd, &mut efgh, messages);
+    block_n::<N>(&mut abcd, &mut efgh, blocks);
     let (abcd_in, efgh_in) = (abcd, efgh);
-    pad_quad::<N, 0>(&mut abcd, &mut efgh);
-    pad_quad::<N, 1>(&mut abcd, &mut efgh);
-    pad_quad::<N, 2>(&mut abcd, &mut efgh);
-    pad_quad::<N, 3>(&mut abcd, &mut efgh);
-    pad_quad::<N, 4>(&mut abcd, &mut efgh);
-    pad_quad::<N, 5>(&mut abcd, &mut efgh);
-    pad_quad::<N, 6>(&mut abcd, &mut efgh);
-    pad_quad::<N, 7>(&mut abcd, &mut efgh);
-    pad_quad::<N, 8>(&mut abcd, &mut efgh);
-    pad_quad::<N, 9>(&mut abcd, &mut efgh);
-    pad_quad::<N, 10>(&mut abcd, &mut efgh);
-    pad_quad::<N, 11>(&mut abcd, &mut efgh);
-    pad_quad::<N, 12>(&mut abcd, &mut efgh);
-    pad_quad::<N, 13>(&mut abcd, &mut efgh);
-    pad_quad::<N, 14>(&mut abcd, &mut efgh);
-    pad_quad::<N, 15>(&mut abcd, &mut efgh);
-    for (s, digest) in out.into_iter().enumerate() {
+    pad_quad::<N, 0>(&mut abcd, &mut efgh, pad_wk);
+    pad_quad::<N, 1>(&mut abcd, &mut efgh, pad_wk);
+    pad_quad::<N, 2>(&mut abcd, &mut efgh, pad_wk);
+    pad_quad::<N, 3>(&mut abcd, &mut efgh, pad_wk);
+    pad_quad::<N, 4>(&mut abcd, &mut efgh, pad_wk);
+    pad_quad::<N, 5>(&mut abcd, &mut efgh, pad_wk);
+    pad_quad::<N, 6>(&mut abcd, &mut efgh, pad_wk);
+    pad_quad::<N, 7>(&mut abcd, &mut efgh, pad_wk);
+    pad_quad::<N, 8>(&mut abcd, &mut efgh, pad_wk);
+    pad_quad::<N, 9>(&mut abcd, &mut efgh, pad_wk);
+    pad_quad::<N, 10>(&mut abcd, &mut efgh, pad_wk);
+    pad_quad::<N, 11>(&mut abcd, &mut efgh, pad_wk);
+    pad_quad::<N, 12>(&mut abcd, &mut efgh, pad_wk);
+    pad_quad::<N, 13>(&mut abcd, &mut efgh, pad_wk);
+    pad_quad::<N, 14>(&mut abcd, &mut efgh, pad_wk);
+    pad_quad::<N, 15>(&mut abcd, &mut efgh, pad_wk);
+    for (s, digest) in out.iter_mut().enumerate().take(N) {
         let mut state = [0u32; 8];
         store_state(vaddq_u32(abcd[s], abcd_in[s]), vaddq_u32(efgh[s], efgh_in[s]), &mut state);
         // The digest is H(N) big-endian (FIPS 180-4 §6.2.2).
@@ -395,36 +395,43 @@ fn pairs_n<const N: usize>(init: &[u32; 8], messages: [&[u8; 64]; N], out: [&mut
     }
 }
 
-/// SHA-256 (initial value `init`) of each 64-byte message: `streams` (2 or
-/// [`STREAMS`]) at a time on the interleaved pair streams, the rest (fewer)
-/// as two streams or one.
+/// `out[i]` = SHA-256 or SHA-224 (from `init`) of `nodes[2i] ||
+/// nodes[2i + 1]` (`NODE` 32 or 28 bytes): `streams` (2 or [`STREAMS`])
+/// pairs at a time on the interleaved pair streams, the rest (fewer) as
+/// two streams or one.
 ///
 /// # Safety
 /// The CPU must support `sha2` (FEAT_SHA256).
 ///
 /// # Panics
-/// If `messages.len() != out.len()`.
-pub(super) unsafe fn hash_pairs64(init: &[u32; 8], messages: &[[u8; 64]], out: &mut [[u8; 32]], streams: usize) {
-    assert_eq!(messages.len(), out.len(), "hash_pairs64: one output slot per 64-byte message");
-    /// Whole groups of `N`, returning how many messages were hashed.
+/// If `nodes.len() != 2 * out.len()`.
+pub(super) unsafe fn hash_pairs<const NODE: usize>(init: &[u32; 8], nodes: &[[u8; NODE]], out: &mut [[u8; NODE]], streams: usize) {
+    assert_eq!(nodes.len(), 2 * out.len(), "hash_pairs: one output slot per pair of nodes");
+    /// Whole groups of `N` pairs, returning how many pairs were hashed.
     ///
     /// # Safety
-    /// As for `hash_pairs64`.
-    unsafe fn groups<const N: usize>(init: &[u32; 8], messages: &[[u8; 64]], out: &mut [[u8; 32]]) -> usize {
-        let (groups, _) = messages.as_chunks::<N>();
-        let (slots, _) = out.as_chunks_mut::<N>();
-        for (group, slot) in groups.iter().zip(slots.iter_mut()) {
+    /// As for `hash_pairs`.
+    unsafe fn groups<const N: usize, const NODE: usize>(init: &[u32; 8], nodes: &[[u8; NODE]], out: &mut [[u8; NODE]]) -> usize {
+        let pad_wk = super::pair_padding::<NODE>();
+        let mut bufs = [[0u8; 64]; N];
+        let mut done = 0;
+        for (group, slot) in nodes.chunks_exact(2 * N).zip(out.chunks_exact_mut(N)) {
+            let mut blocks: [&[u8; 64]; N] = [&[0; 64]; N];
+            for ((block, buf), pair) in blocks.iter_mut().zip(bufs.iter_mut()).zip(group.chunks_exact(2)) {
+                *block = super::pair_block(pair, buf);
+            }
             // SAFETY: the caller guarantees `sha2`.
-            unsafe { pairs_n::<N>(init, group.each_ref(), slot.each_mut()) };
+            unsafe { pairs_n::<N, NODE>(init, blocks, pad_wk, slot) };
+            done += N;
         }
-        N * groups.len()
+        done
     }
     // SAFETY (all three): the caller guarantees `sha2`.
     let mut done = if streams == 2 {
-        unsafe { groups::<2>(init, messages, out) }
+        unsafe { groups::<2, NODE>(init, nodes, out) }
     } else {
-        unsafe { groups::<STREAMS>(init, messages, out) }
+        unsafe { groups::<STREAMS, NODE>(init, nodes, out) }
     };
-    done += unsafe { groups::<2>(init, &messages[done..], &mut out[done..]) };
-    unsafe { groups::<1>(init, &messages[done..], &mut out[done..]) };
+    done += unsafe { groups::<2, NODE>(init, &nodes[2 * done..], &mut out[done..]) };
+    unsafe { groups::<1, NODE>(init, &nodes[2 * done..], &mut out[done..]) };
 }

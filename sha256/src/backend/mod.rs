@@ -311,13 +311,15 @@ fn avx512_engine() -> Engine {
 }
 
 /// `hash_pairs` for SHA-256 and SHA-224: `out[i]` = the hash of
-/// `nodes[2i] || nodes[2i + 1]`. SHA-256's 64-byte pairs run on a pair
-/// engine, the padding block's schedule a constant: the 16 AVX-512 lanes
-/// (`x86_avx512::hash_pairs64`) where `digest_many` would pick them for the
-/// level, for whole groups of sixteen; the rest, on the SHA-NI backend,
-/// two SHA-NI streams (`x86_shani::hash_pairs64`). Everything else is
-/// gathered for `digest_many`'s engines (`hash_core::hash_pairs_gathered`,
-/// which checks the lengths and the backend).
+/// `nodes[2i] || nodes[2i + 1]`, on pair engines whose second block is a
+/// constant padding block (its schedule precomputed, [`pair_padding`]):
+/// the 16 AVX-512 lanes (`x86_avx512::hash_pairs`) where `digest_many`
+/// would pick them for the level, for whole groups of sixteen; the rest,
+/// on the SHA-NI backend, two SHA-NI streams (`x86_shani::hash_pairs`);
+/// on `arm-sha`, two or three streams of the SHA-256 instructions
+/// (`aarch64_sha::hash_pairs`). Everything else is gathered for
+/// `digest_many`'s engines (`hash_core::hash_pairs_gathered`, which checks
+/// the lengths and the backend).
 ///
 /// # Panics
 /// If `nodes.len() != 2 * out.len()`, or this CPU (or this build) does not
@@ -326,37 +328,34 @@ pub(crate) fn hash_pairs<A, const N: usize>(backend: Backend, nodes: &[[u8; N]],
 where
     A: hash_core::FixedAlgorithm<State = [u32; 8], Backend = Backend, Output = [u8; N]>,
 {
-    // N = 32: SHA-256 (SHA-224's nodes are 28 bytes).
+    // N = 32: SHA-256; 28: SHA-224.
     #[cfg(target_arch = "x86_64")]
-    let (nodes, out) = if N == 32 && matches!(backend, Backend::ShaNi | Backend::Avx2) {
+    let (nodes, out) = if matches!(backend, Backend::ShaNi | Backend::Avx2) {
         hash_core::assert_pairs::<A>(nodes.len(), out.len());
         if !backend.is_supported() {
             unsupported(backend)
         }
-        // Where `digest_many` would run this level's 64-byte messages on
-        // the 16 AVX-512 lanes, whole groups of sixteen pairs run on the
-        // 16-lane pair engine (the padding block's W + K a constant).
-        // Measured on an Intel Xeon (model 167, Ice Lake class), 1024 pairs
-        // (`cargo xtask bench --algo merkle`): SHA-NI streams 57-61 ns a
-        // pair, `digest_many`'s 16 lanes 43-45 ns, the pair engine 27 ns.
-        // The rest (fewer than sixteen) as before.
-        let done = match engine(backend, out.len(), 64) {
+        // Where `digest_many` would run this level's messages on the 16
+        // AVX-512 lanes, whole groups of sixteen pairs run on the 16-lane
+        // pair engine. Measured on an Intel Xeon (model 167, Ice Lake
+        // class), 1024 pairs (`cargo xtask bench --algo merkle`): SHA-NI
+        // streams 57-61 ns a pair, `digest_many`'s 16 lanes 43-45 ns, the
+        // pair engine 27 ns. The rest (fewer than sixteen) as below.
+        let done = match engine(backend, out.len(), 2 * N) {
             Engine::Avx512Lanes => backend_checked!(avx512, else avx512_missing(), unsafe {
-                x86_avx512::hash_pairs64::<false>(&A::INIT, nodes.as_flattened().as_chunks::<64>().0, out.as_flattened_mut().as_chunks_mut::<32>().0)
+                x86_avx512::hash_pairs::<false, N>(&A::INIT, nodes, out)
             }),
             Engine::Avx512LanesLean => backend_checked!(avx512, else avx512_missing(), unsafe {
-                x86_avx512::hash_pairs64::<true>(&A::INIT, nodes.as_flattened().as_chunks::<64>().0, out.as_flattened_mut().as_chunks_mut::<32>().0)
+                x86_avx512::hash_pairs::<true, N>(&A::INIT, nodes, out)
             }),
             _ => 0,
         };
         let (nodes, out) = (&nodes[2 * done..], &mut out[done..]);
         #[cfg(feature = "shani")]
         if backend == Backend::ShaNi {
-            // The rest on the SHA-NI pair engine: four streams.
-            let messages = nodes.as_flattened().as_chunks::<64>().0;
-            let out = out.as_flattened_mut().as_chunks_mut::<32>().0;
+            // The rest on the SHA-NI pair engine.
             backend_checked!(ShaNi, else unsupported(Backend::ShaNi), unsafe {
-                x86_shani::hash_pairs64(&A::INIT, messages, out)
+                x86_shani::hash_pairs::<N>(&A::INIT, nodes, out)
             });
             return;
         }
@@ -365,17 +364,46 @@ where
         (nodes, out)
     };
     #[cfg(all(target_arch = "aarch64", feature = "arm-sha"))]
-    if N == 32 && backend == Backend::ArmSha {
-        // Interleaved pair streams, the padding block's W + K a constant.
+    if backend == Backend::ArmSha {
+        // Interleaved pair streams.
         hash_core::assert_pairs::<A>(nodes.len(), out.len());
-        let messages = nodes.as_flattened().as_chunks::<64>().0;
-        let out = out.as_flattened_mut().as_chunks_mut::<32>().0;
         backend_checked!(ArmSha, else unsupported(Backend::ArmSha), unsafe {
-            aarch64_sha::hash_pairs64(&A::INIT, messages, out, arm_streams())
+            aarch64_sha::hash_pairs::<N>(&A::INIT, nodes, out, arm_streams())
         });
         return;
     }
     hash_core::hash_pairs_gathered::<A>(backend, nodes, out);
+}
+
+/// `W + K` of the block that follows a pair's first block: the same for
+/// every pair of `NODE`-byte nodes (FIPS 180-4 §5.1.1), 64-byte pairs of
+/// SHA-256's nodes ([`crate::consts::PAD64_WK`]) or 56-byte pairs of SHA-224's
+/// ([`crate::consts::PAD56_WK`]). (The 16-lane engine names its two directly.)
+#[cfg(any(all(target_arch = "x86_64", feature = "shani"), all(target_arch = "aarch64", feature = "arm-sha")))]
+fn pair_padding<const NODE: usize>() -> &'static [u32; 64] {
+    match NODE {
+        32 => &crate::consts::PAD64_WK,
+        28 => &crate::consts::PAD56_WK,
+        _ => unreachable!("SHA-256's and SHA-224's pair engines take 32- and 28-byte nodes"),
+    }
+}
+
+/// A pair's first block: the pair itself for 32-byte nodes; for SHA-224's
+/// 28-byte nodes the 56 bytes, 0x80 and seven zeros, built in `buf`.
+#[cfg(any(all(target_arch = "x86_64", feature = "shani"), all(target_arch = "aarch64", feature = "arm-sha")))]
+fn pair_block<'a, const NODE: usize>(pair: &'a [[u8; NODE]], buf: &'a mut [u8; 64]) -> &'a [u8; 64] {
+    let bytes = pair.as_flattened();
+    if let Ok(block) = <&[u8; 64]>::try_from(bytes) {
+        return block;
+    }
+    // 56 bytes: 48 as they are, and the last 16 (8 of the pair, 0x80,
+    // seven zeros) as one 16-byte store, which the block's 16-byte loads
+    // can take straight from the store buffer.
+    let (head, tail) = bytes.split_at(48);
+    buf[..48].copy_from_slice(head);
+    let tail = u128::from(u64::from_le_bytes(tail.try_into().expect("a 56-byte pair"))) | 0x80 << 64;
+    buf[48..].copy_from_slice(&tail.to_le_bytes());
+    buf
 }
 
 /// `hash_prefixed_many` for SHA-256 and SHA-224: `out[i]` = the hash of

@@ -48,7 +48,7 @@ use core::arch::x86_64::{
 use hash_core::FixedAlgorithm;
 
 use super::Backend;
-use crate::consts::{K, PAD64_WK};
+use crate::consts::{K, PAD56_WK, PAD64_WK};
 
 /// Lanes of the engine.
 const LANES: usize = 16;
@@ -209,24 +209,62 @@ fn compress_lanes<const LEAN: bool>(states: &mut [[u32; 8]; LANES], data: [&[u8]
     }
 }
 
-/// `out[i]` = SHA-256 (from `init`) of `pairs[i]`, a 64-byte message (two
-/// 32-byte nodes), for sixteen pairs in the lanes: the pair's block with
-/// its schedule, then the padding block, which is the same for every
-/// 64-byte message, with `W + K` a constant ([`PAD64_WK`]: no schedule, a
-/// broadcast per round). `LEAN` as for [`compress_lanes`].
+/// `out[i]` = SHA-256 or SHA-224 (from `init`) of `nodes[2i] ||
+/// nodes[2i + 1]` for sixteen pairs in the lanes: the pair's block with
+/// its schedule, then the padding block, which is the same for every pair,
+/// with `W + K` a constant (no schedule, a broadcast per round). A pair of
+/// 32-byte nodes is a whole block and the padding block starts with 0x80
+/// ([`PAD64_WK`]); a pair of SHA-224's 28-byte nodes is 56 bytes, padded
+/// in the lanes with 0x80 and seven zeros (word 14 = 0x8000_0000), and the
+/// second block holds only the length ([`PAD56_WK`]). `LEAN` as for
+/// [`compress_lanes`].
 #[target_feature(enable = "avx512f,avx512bw")]
-fn pairs_lanes<const LEAN: bool>(init: &[u32; 8], pairs: &[[u8; 64]; LANES], out: &mut [[u8; 32]; LANES]) {
-    let lanes: [*const u8; LANES] = core::array::from_fn(|s| pairs[s].as_ptr());
-    // SAFETY: every lane points at a 64-byte array: 64 readable bytes at
-    // offset 0.
-    let mut w = unsafe { load_words(&lanes, 0) };
+fn pairs_lanes<const LEAN: bool, const NODE: usize>(
+    init: &[u32; 8],
+    nodes: &[[u8; NODE]; 2 * LANES],
+    out: &mut [[u8; NODE]; LANES],
+) {
+    let bytes = nodes.as_flattened();
+    let (mut w, pad_wk) = match NODE {
+        32 => {
+            let lanes: [*const u8; LANES] = core::array::from_fn(|s| bytes[64 * s..64 * s + 64].as_ptr());
+            // SAFETY: every lane points at 64 readable bytes (the slice
+            // index checks).
+            (unsafe { load_words(&lanes, 0) }, &PAD64_WK)
+        }
+        28 => {
+            let mut w = load_words56(bytes);
+            w[14] = _mm512_set1_epi32(0x8000_0000_u32 as i32);
+            (w, &PAD56_WK)
+        }
+        _ => unreachable!("pairs_lanes: SHA-256's and SHA-224's nodes only"),
+    };
     let v0: [__m512i; 8] = core::array::from_fn(|j| _mm512_set1_epi32(init[j] as i32));
     // The pair's block, then step 4.
     let first = rounds64!(LEAN, v0, |t| wk(&mut w, t));
     let v: [__m512i; 8] = core::array::from_fn(|j| _mm512_add_epi32(v0[j], first[j]));
     // The padding block; its step 4 as the digests are stored.
-    let second = rounds64!(LEAN, v, |t: usize| _mm512_set1_epi32(PAD64_WK[t] as i32));
+    let second = rounds64!(LEAN, v, |t: usize| _mm512_set1_epi32(pad_wk[t] as i32));
     store_digests(v, second, out);
+}
+
+/// Sixteen 56-byte messages, lane `s` at `bytes[56 * s..]`, as big-endian
+/// words (words 14 and 15 zero), one word of all lanes per register.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw")]
+fn load_words56(bytes: &[u8]) -> [__m512i; 16] {
+    use core::arch::x86_64::_mm512_maskz_loadu_epi32;
+    let swap = 0x0c0d_0e0f_0809_0a0b;
+    let lo = 0x0405_0607_0001_0203;
+    let swap = _mm512_set_epi64(swap, lo, swap, lo, swap, lo, swap, lo);
+    let rows: [__m512i; 16] = core::array::from_fn(|s| {
+        let row = &bytes[56 * s..56 * s + 56];
+        // SAFETY: `row` is 56 readable bytes (the slice index checks); the
+        // load reads only the 14 words its mask selects (masked-off ones are
+        // not accessed and do not fault) and needs no alignment.
+        _mm512_shuffle_epi8(unsafe { _mm512_maskz_loadu_epi32(0x3fff, row.as_ptr().cast()) }, swap)
+    });
+    transpose(&rows)
 }
 
 /// `out[i]` = SHA-256 (from `init`) of `prefix || bodies[i]`, one byte and
@@ -265,10 +303,11 @@ pub(super) fn hash_prefixed65<const LEAN: bool>(init: &[u32; 8], prefix: u8, bod
 
 /// Step 4 of the last block, `v + y` (word j of every lane in `v[j]`,
 /// `y[j]`), as the sixteen lanes' digests: each word big-endian (§6.2.2,
-/// final step), lane s into `out[s]`.
+/// final step), the first `NODE` bytes (32 for SHA-256, 28 for SHA-224) of
+/// lane s into `out[s]`.
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw")]
-fn store_digests(v: [__m512i; 8], y: [__m512i; 8], out: &mut [[u8; 32]; LANES]) {
+fn store_digests<const NODE: usize>(v: [__m512i; 8], y: [__m512i; 8], out: &mut [[u8; NODE]; LANES]) {
     let swap = 0x0c0d_0e0f_0809_0a0b;
     let lo = 0x0405_0607_0001_0203;
     let swap = _mm512_set_epi64(swap, lo, swap, lo, swap, lo, swap, lo);
@@ -279,29 +318,35 @@ fn store_digests(v: [__m512i; 8], y: [__m512i; 8], out: &mut [[u8; 32]; LANES]) 
     // Lane s's digest in the low half of row s.
     let rows = transpose(&columns);
     for (digest, row) in out.iter_mut().zip(rows) {
-        let low = _mm512_castsi512_si256(row);
-        // SAFETY: `digest` is 32 writable bytes; storeu has no alignment
+        let (mut bytes, low) = ([0u8; 32], _mm512_castsi512_si256(row));
+        // SAFETY: `bytes` is 32 writable bytes; storeu has no alignment
         // requirement.
-        unsafe { _mm256_storeu_si256(digest.as_mut_ptr().cast(), low) };
+        unsafe { _mm256_storeu_si256(bytes.as_mut_ptr().cast(), low) };
+        digest.copy_from_slice(&bytes[..NODE]);
     }
 }
 
-/// `out[i]` = SHA-256 (from `init`) of `pairs[i]` for every whole group of
-/// sixteen pairs (see [`pairs_lanes`]); returns how many pairs that was,
+/// `out[i]` = SHA-256 or SHA-224 (from `init`) of `nodes[2i] ||
+/// nodes[2i + 1]` for every whole group of sixteen pairs (see
+/// [`pairs_lanes`]; `NODE` is 32 or 28); returns how many pairs that was,
 /// for the caller to finish the rest another way.
 ///
 /// # Safety
 /// The CPU must support avx512f and avx512bw.
-pub(super) unsafe fn hash_pairs64<const LEAN: bool>(init: &[u32; 8], pairs: &[[u8; 64]], out: &mut [[u8; 32]]) -> usize {
-    assert_eq!(pairs.len(), out.len(), "hash_pairs64: one output slot per 64-byte message");
-    let (groups, _) = pairs.as_chunks::<LANES>();
+pub(super) unsafe fn hash_pairs<const LEAN: bool, const NODE: usize>(
+    init: &[u32; 8],
+    nodes: &[[u8; NODE]],
+    out: &mut [[u8; NODE]],
+) -> usize {
+    assert_eq!(nodes.len(), 2 * out.len(), "hash_pairs: one output slot per pair of nodes");
+    let (groups, _) = nodes.as_chunks::<{ 2 * LANES }>();
     let (slots, _) = out.as_chunks_mut::<LANES>();
     for (group, slot) in groups.iter().zip(slots.iter_mut()) {
         // SAFETY: the caller guarantees the CPU features `pairs_lanes`
         // enables.
-        unsafe { pairs_lanes::<LEAN>(init, group, slot) };
+        unsafe { pairs_lanes::<LEAN, NODE>(init, group, slot) };
     }
-    groups.len() * LANES
+    slots.len().min(groups.len()) * LANES
 }
 
 /// Hash each of `inputs` into the matching `outputs` slot, sixteen

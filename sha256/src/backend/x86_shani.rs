@@ -26,7 +26,9 @@ use hash_core::typenum::U64;
 use hash_core::{Block, FixedAlgorithm, Padding};
 
 use super::Backend;
-use crate::consts::{K, PAD64_WK};
+use crate::consts::K;
+#[cfg(doc)]
+use crate::consts::{PAD56_WK, PAD64_WK};
 
 /// Interleaved streams in the batch engine. A single stream is bound by
 /// `sha256rnds2`'s latency (about 4 cycles, 32 in a chain per block);
@@ -250,14 +252,14 @@ where
     }
 }
 
-/// The 64 rounds of the constant padding block of a 64-byte message, and
-/// step 4 of §6.2.2, for every stream.
+/// The 64 rounds of a constant padding block (`W + K` in `pad_wk`:
+/// [`PAD64_WK`] or [`PAD56_WK`]), and step 4 of §6.2.2, for every stream.
 #[inline]
 #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
-fn pad64_rounds_n<const N: usize>(abef: &mut [__m128i; N], cdgh: &mut [__m128i; N]) {
+fn pad_rounds_n<const N: usize>(abef: &mut [__m128i; N], cdgh: &mut [__m128i; N], pad_wk: &[u32; 64]) {
     let (abef_in, cdgh_in) = (*abef, *cdgh);
     for g in 0..16 {
-        let c = &PAD64_WK;
+        let c = pad_wk;
         let wk = _mm_set_epi32(c[4 * g + 3] as i32, c[4 * g + 2] as i32, c[4 * g + 1] as i32, c[4 * g] as i32);
         let wk_high = _mm_shuffle_epi32::<0x0e>(wk);
         for s in 0..N {
@@ -271,15 +273,21 @@ fn pad64_rounds_n<const N: usize>(abef: &mut [__m128i; N], cdgh: &mut [__m128i; 
     }
 }
 
-/// SHA-256 (from `init`) of `N` 64-byte messages: their block, then the
-/// constant padding block; the digests in big-endian order.
+/// SHA-256 or SHA-224 (from `init`) of `N` pairs: each pair's first
+/// block, then the constant padding block (`pad_wk`); the digests (their
+/// first `NODE` bytes) in big-endian order.
 #[inline]
 #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
-fn pairs_n<const N: usize>(init: &[u32; 8], blocks: [&[u8; 64]; N], out: &mut [[u8; 32]]) {
+fn pairs_n<const N: usize, const NODE: usize>(
+    init: &[u32; 8],
+    blocks: [&[u8; 64]; N],
+    pad_wk: &[u32; 64],
+    out: &mut [[u8; NODE]],
+) {
     let (a, c) = load_state(init);
     let (mut abef, mut cdgh) = ([a; N], [c; N]);
     block_n::<N>(&mut abef, &mut cdgh, blocks);
-    pad64_rounds_n::<N>(&mut abef, &mut cdgh);
+    pad_rounds_n::<N>(&mut abef, &mut cdgh, pad_wk);
     for (s, digest) in out.iter_mut().enumerate().take(N) {
         let mut state = [0u32; 8];
         store_state(abef[s], cdgh[s], &mut state);
@@ -299,18 +307,25 @@ fn pairs_n<const N: usize>(init: &[u32; 8], blocks: [&[u8; 64]; N], out: &mut [[
 /// 55.8 over 1024 pairs in the same minutes).
 const PAIR_STREAMS: usize = 2;
 
-/// `out[i]` = SHA-256 (from `init`) of `messages[i]`, each 64 bytes (a pair
-/// of 32-byte nodes), [`PAIR_STREAMS`] streams interleaved, each padding
-/// block's schedule a constant ([`PAD64_WK`]).
+/// `out[i]` = SHA-256 or SHA-224 (from `init`) of `nodes[2i] ||
+/// nodes[2i + 1]` (`NODE` 32 or 28 bytes), [`PAIR_STREAMS`] streams
+/// interleaved, each padding block's schedule a constant
+/// (`super::pair_padding`).
 #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
-pub(super) fn hash_pairs64(init: &[u32; 8], messages: &[[u8; 64]], out: &mut [[u8; 32]]) {
-    assert_eq!(messages.len(), out.len(), "hash_pairs64: one output slot per 64-byte message");
-    let mut groups = messages.chunks_exact(PAIR_STREAMS);
+pub(super) fn hash_pairs<const NODE: usize>(init: &[u32; 8], nodes: &[[u8; NODE]], out: &mut [[u8; NODE]]) {
+    assert_eq!(nodes.len(), 2 * out.len(), "hash_pairs: one output slot per pair of nodes");
+    let pad_wk = super::pair_padding::<NODE>();
+    let mut bufs = [[0u8; 64]; PAIR_STREAMS];
+    let mut groups = nodes.chunks_exact(2 * PAIR_STREAMS);
     let mut slots = out.chunks_exact_mut(PAIR_STREAMS);
-    for (m, o) in (&mut groups).zip(&mut slots) {
-        pairs_n::<PAIR_STREAMS>(init, core::array::from_fn(|s| &m[s]), o);
+    for (g, o) in (&mut groups).zip(&mut slots) {
+        let mut blocks: [&[u8; 64]; PAIR_STREAMS] = [&[0; 64]; PAIR_STREAMS];
+        for ((block, buf), pair) in blocks.iter_mut().zip(bufs.iter_mut()).zip(g.chunks_exact(2)) {
+            *block = super::pair_block(pair, buf);
+        }
+        pairs_n::<PAIR_STREAMS, NODE>(init, blocks, pad_wk, o);
     }
-    for (m, o) in groups.remainder().iter().zip(slots.into_remainder().chunks_exact_mut(1)) {
-        pairs_n::<1>(init, [m], o);
+    for (pair, o) in groups.remainder().chunks_exact(2).zip(slots.into_remainder().chunks_exact_mut(1)) {
+        pairs_n::<1, NODE>(init, [super::pair_block(pair, &mut bufs[0])], pad_wk, o);
     }
 }
