@@ -213,8 +213,10 @@ where
 /// `nodes[2i] || nodes[2i + 1]`. On the `avx512` backend, SHA-512's
 /// 128-byte pairs run eight at a time on the pair engine
 /// (`x86_avx512::hash_pairs128`: the padding block's schedule a constant)
-/// when there are at least as many as the batch engine's lanes; the rest,
-/// and everything else, is gathered for `digest_many`'s engines
+/// when there are at least as many as the batch engine's lanes, and on the
+/// `avx2` backend five at a time on its five lanes
+/// (`x86_avx2::hash_pairs128`, likewise); the rest, and everything else,
+/// is gathered for `digest_many`'s engines
 /// (`hash_core::hash_pairs_gathered`, which checks the lengths and the
 /// backend).
 ///
@@ -233,6 +235,20 @@ where
         let digests = out.as_flattened_mut().as_chunks_mut::<64>().0;
         let done = backend_checked!(Avx512, else unsupported(Backend::Avx512), unsafe {
             x86_avx512::hash_pairs128(&A::INIT, pairs, digests)
+        });
+        (&nodes[2 * done..], &mut out[done..])
+    } else {
+        (nodes, out)
+    };
+    #[cfg(all(target_arch = "x86_64", feature = "avx2"))]
+    // As above, on the five lanes of the AVX2 engine (four vector lanes and
+    // one on the general registers).
+    let (nodes, out) = if N == 64 && backend == Backend::Avx2 {
+        hash_core::assert_pairs::<A>(nodes.len(), out.len());
+        let pairs = nodes.as_flattened().as_chunks::<128>().0;
+        let digests = out.as_flattened_mut().as_chunks_mut::<64>().0;
+        let done = backend_checked!(Avx2, else unsupported(Backend::Avx2), unsafe {
+            x86_avx2::hash_pairs128(&A::INIT, pairs, digests)
         });
         (&nodes[2 * done..], &mut out[done..])
     } else {

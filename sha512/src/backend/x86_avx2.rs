@@ -30,7 +30,7 @@ use hash_core::Block;
 use hash_core::typenum::U128;
 
 use super::portable::{big_sigma0, big_sigma1, ch, maj, small_sigma0 as scalar_sigma0, small_sigma1 as scalar_sigma1};
-use crate::consts::K;
+use crate::consts::{K, PAD128_WK};
 
 /// `vpshufb` control that reverses the bytes of each 64-bit word
 /// (big-endian message words, §3.1 and §6.4.2 step 1).
@@ -381,6 +381,106 @@ fn big_sigma1_x4(x: __m256i) -> __m256i {
     _mm256_xor_si256(_mm256_xor_si256(rotr::<14, 50>(x), rotr::<18, 46>(x)), rotr::<41, 23>(x))
 }
 
+/// The 80 rounds (§6.4.2 step 3) and step 4 of one block of every stream:
+/// the vector lanes' working variables in `$v` (word j of streams 0 to 3
+/// in `$v[j]`), the scalar lane's in `$v5`. `data`: W[0..16] of the block
+/// are in `$w` / `$w5`, W[16..80] are computed there as the rounds go, and
+/// W + K is formed per round; `pad`: the block is the constant one that
+/// pads a 128-byte message, whose W + K is [`PAD128_WK`] (no schedule).
+macro_rules! rounds5 {
+    (@wk data, $w:ident, $u:expr) => { _mm256_add_epi64($w[$u], _mm256_set1_epi64x(K[$u] as i64)) };
+    (@wk pad, $w:ident, $u:expr) => { _mm256_set1_epi64x(PAD128_WK[$u] as i64) };
+    (@wk5 data, $w5:ident, $u:expr) => { K[$u].wrapping_add($w5[$u]) };
+    (@wk5 pad, $w5:ident, $u:expr) => { PAD128_WK[$u] };
+    (@schedule data) => { true };
+    (@schedule pad) => { false };
+    ($mode:ident, $v:ident, $v5:ident, $w:ident, $w5:ident) => {{
+        let mut sv = $v;
+        let mut s5 = $v5;
+        // Eight rounds of every stream per iteration (so that the variable
+        // names come back to where they started), with both schedules 16
+        // words ahead: the next eight words of every stream at the top of
+        // each of the first eight iterations.
+        macro_rules! iteration {
+            ($t:expr, $schedule:expr) => {
+                let t = $t;
+                if $schedule {
+                    // W[t+16..t+24] = σ1(W[u-2]) + W[u-7] + σ0(W[u-15]) + W[u-16].
+                    for u in t + 16..t + 24 {
+                        $w[u] = _mm256_add_epi64(
+                            _mm256_add_epi64(small_sigma1($w[u - 2]), $w[u - 7]),
+                            _mm256_add_epi64(small_sigma0($w[u - 15]), $w[u - 16]),
+                        );
+                        $w5[u] = scalar_sigma1($w5[u - 2])
+                            .wrapping_add($w5[u - 7])
+                            .wrapping_add(scalar_sigma0($w5[u - 15]))
+                            .wrapping_add($w5[u - 16]);
+                    }
+                }
+                let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = sv;
+                let [mut a5, mut b5, mut c5, mut d5, mut e5, mut f5, mut g5, mut h5] = s5;
+                macro_rules! round {
+                    (
+                        $a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident,
+                        $a5:ident, $b5:ident, $c5:ident, $d5:ident, $e5:ident, $f5:ident, $g5:ident, $h5:ident,
+                        $i:expr
+                    ) => {
+                        // Vector lanes: T1 = h + Σ1(e) + Ch(e, f, g) + K[t] + W[t],
+                        // T2 = Σ0(a) + Maj(a, b, c).
+                        let wk = rounds5!(@wk $mode, $w, t + $i);
+                        // Ch(e, f, g) = (e ∧ f) ⊕ (¬e ∧ g) (4.8).
+                        let vch = _mm256_xor_si256(_mm256_and_si256($e, $f), _mm256_andnot_si256($e, $g));
+                        let t1 = _mm256_add_epi64(_mm256_add_epi64($h, wk), _mm256_add_epi64(vch, big_sigma1_x4($e)));
+                        // Maj(a, b, c) = b ⊕ ((a ⊕ b) ∧ (b ⊕ c)) (4.9).
+                        let vmaj = _mm256_xor_si256(
+                            $b,
+                            _mm256_and_si256(_mm256_xor_si256($a, $b), _mm256_xor_si256($b, $c)),
+                        );
+                        $d = _mm256_add_epi64($d, t1);
+                        $h = _mm256_add_epi64(t1, _mm256_add_epi64(big_sigma0_x4($a), vmaj));
+
+                        // Scalar lane: the same round.
+                        let u = t + $i;
+                        let t1 = $h5
+                            .wrapping_add(rounds5!(@wk5 $mode, $w5, u))
+                            .wrapping_add(ch($e5, $f5, $g5))
+                            .wrapping_add(big_sigma1($e5));
+                        $d5 = $d5.wrapping_add(t1);
+                        $h5 = t1.wrapping_add(maj($a5, $b5, $c5)).wrapping_add(big_sigma0($a5));
+                    };
+                }
+                round!(a, b, c, d, e, f, g, h, a5, b5, c5, d5, e5, f5, g5, h5, 0);
+                round!(h, a, b, c, d, e, f, g, h5, a5, b5, c5, d5, e5, f5, g5, 1);
+                round!(g, h, a, b, c, d, e, f, g5, h5, a5, b5, c5, d5, e5, f5, 2);
+                round!(f, g, h, a, b, c, d, e, f5, g5, h5, a5, b5, c5, d5, e5, 3);
+                round!(e, f, g, h, a, b, c, d, e5, f5, g5, h5, a5, b5, c5, d5, 4);
+                round!(d, e, f, g, h, a, b, c, d5, e5, f5, g5, h5, a5, b5, c5, 5);
+                round!(c, d, e, f, g, h, a, b, c5, d5, e5, f5, g5, h5, a5, b5, 6);
+                round!(b, c, d, e, f, g, h, a, b5, c5, d5, e5, f5, g5, h5, a5, 7);
+                sv = [a, b, c, d, e, f, g, h];
+                s5 = [a5, b5, c5, d5, e5, f5, g5, h5];
+            };
+        }
+        // One loop over all ten iterations, the schedule behind one
+        // well-predicted branch. Three loops (vector schedule only, both,
+        // scalar only) tripled the code to about 12 KiB and ran 3-4%
+        // slower; the scalar schedule in step with its rounds (a branch a
+        // round) ran 2% slower (64 x 8 KiB on an Intel Sapphire Rapids
+        // core, AVX2 code only).
+        for t in (0..80).step_by(8) {
+            iteration!(t, rounds5!(@schedule $mode) && t < 64);
+        }
+
+        // Step 4: the intermediate hash value.
+        for (x, y) in $v.iter_mut().zip(sv) {
+            *x = _mm256_add_epi64(*x, y);
+        }
+        for (x, y) in $v5.iter_mut().zip(s5) {
+            *x = x.wrapping_add(y);
+        }
+    }};
+}
+
 /// Compress five independent streams at once (FIPS 180-4 §6.4.2 on each):
 /// `data[i]` into `states[i]`. All `data[i]` have the same length, a whole
 /// number of 128-byte blocks.
@@ -425,90 +525,7 @@ pub(super) fn compress5(states: &mut [[u64; 8]; 5], data: [&[u8]; 5]) {
             *word = u64::from_be_bytes(b);
         }
 
-        let mut sv = v;
-        let mut s5 = v5;
-        // Eight rounds of every stream per iteration (so that the variable
-        // names come back to where they started), with both schedules 16
-        // words ahead: the next eight words of every stream at the top of
-        // each of the first eight iterations.
-        macro_rules! iteration {
-            ($t:expr, $schedule:expr) => {
-                let t = $t;
-                if $schedule {
-                    // W[t+16..t+24] = σ1(W[u-2]) + W[u-7] + σ0(W[u-15]) + W[u-16].
-                    for u in t + 16..t + 24 {
-                        w[u] = _mm256_add_epi64(
-                            _mm256_add_epi64(small_sigma1(w[u - 2]), w[u - 7]),
-                            _mm256_add_epi64(small_sigma0(w[u - 15]), w[u - 16]),
-                        );
-                        w5[u] = scalar_sigma1(w5[u - 2])
-                            .wrapping_add(w5[u - 7])
-                            .wrapping_add(scalar_sigma0(w5[u - 15]))
-                            .wrapping_add(w5[u - 16]);
-                    }
-                }
-                let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = sv;
-                let [mut a5, mut b5, mut c5, mut d5, mut e5, mut f5, mut g5, mut h5] = s5;
-                macro_rules! round {
-                    (
-                        $a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident,
-                        $a5:ident, $b5:ident, $c5:ident, $d5:ident, $e5:ident, $f5:ident, $g5:ident, $h5:ident,
-                        $i:expr
-                    ) => {
-                        // Vector lanes: T1 = h + Σ1(e) + Ch(e, f, g) + K[t] + W[t],
-                        // T2 = Σ0(a) + Maj(a, b, c).
-                        let wk = _mm256_add_epi64(w[t + $i], _mm256_set1_epi64x(K[t + $i] as i64));
-                        // Ch(e, f, g) = (e ∧ f) ⊕ (¬e ∧ g) (4.8).
-                        let vch = _mm256_xor_si256(_mm256_and_si256($e, $f), _mm256_andnot_si256($e, $g));
-                        let t1 = _mm256_add_epi64(_mm256_add_epi64($h, wk), _mm256_add_epi64(vch, big_sigma1_x4($e)));
-                        // Maj(a, b, c) = b ⊕ ((a ⊕ b) ∧ (b ⊕ c)) (4.9).
-                        let vmaj = _mm256_xor_si256(
-                            $b,
-                            _mm256_and_si256(_mm256_xor_si256($a, $b), _mm256_xor_si256($b, $c)),
-                        );
-                        $d = _mm256_add_epi64($d, t1);
-                        $h = _mm256_add_epi64(t1, _mm256_add_epi64(big_sigma0_x4($a), vmaj));
-
-                        // Scalar lane: the same round.
-                        let u = t + $i;
-                        let t1 = $h5
-                            .wrapping_add(K[u])
-                            .wrapping_add(w5[u])
-                            .wrapping_add(ch($e5, $f5, $g5))
-                            .wrapping_add(big_sigma1($e5));
-                        $d5 = $d5.wrapping_add(t1);
-                        $h5 = t1.wrapping_add(maj($a5, $b5, $c5)).wrapping_add(big_sigma0($a5));
-                    };
-                }
-                round!(a, b, c, d, e, f, g, h, a5, b5, c5, d5, e5, f5, g5, h5, 0);
-                round!(h, a, b, c, d, e, f, g, h5, a5, b5, c5, d5, e5, f5, g5, 1);
-                round!(g, h, a, b, c, d, e, f, g5, h5, a5, b5, c5, d5, e5, f5, 2);
-                round!(f, g, h, a, b, c, d, e, f5, g5, h5, a5, b5, c5, d5, e5, 3);
-                round!(e, f, g, h, a, b, c, d, e5, f5, g5, h5, a5, b5, c5, d5, 4);
-                round!(d, e, f, g, h, a, b, c, d5, e5, f5, g5, h5, a5, b5, c5, 5);
-                round!(c, d, e, f, g, h, a, b, c5, d5, e5, f5, g5, h5, a5, b5, 6);
-                round!(b, c, d, e, f, g, h, a, b5, c5, d5, e5, f5, g5, h5, a5, 7);
-                sv = [a, b, c, d, e, f, g, h];
-                s5 = [a5, b5, c5, d5, e5, f5, g5, h5];
-            };
-        }
-        // One loop over all ten iterations, the schedule behind one
-        // well-predicted branch. Three loops (vector schedule only, both,
-        // scalar only) tripled the code to about 12 KiB and ran 3-4%
-        // slower; the scalar schedule in step with its rounds (a branch a
-        // round) ran 2% slower (64 x 8 KiB on an Intel Sapphire Rapids
-        // core, AVX2 code only).
-        for t in (0..80).step_by(8) {
-            iteration!(t, t < 64);
-        }
-
-        // Step 4: the intermediate hash value.
-        for (x, y) in v.iter_mut().zip(sv) {
-            *x = _mm256_add_epi64(*x, y);
-        }
-        for (x, y) in v5.iter_mut().zip(s5) {
-            *x = x.wrapping_add(y);
-        }
+        rounds5!(data, v, v5, w, w5);
     }
 
     let [r0, r1, r2, r3] = transpose4([v[0], v[1], v[2], v[3]]);
@@ -518,6 +535,57 @@ pub(super) fn compress5(states: &mut [[u64; 8]; 5], data: [&[u8]; 5]) {
         store_state(state, 1, hi);
     }
     states[4] = v5;
+}
+
+
+/// `out[i]` = SHA-512 (from `init`) of `pairs[i]`, a 128-byte message (two
+/// 64-byte nodes), for five pairs: four in the vector lanes and one on the
+/// general registers, as [`compress5`] runs them: the pair's block with
+/// its schedule, then the padding block, the same for every 128-byte
+/// message, with W + K a constant ([`PAD128_WK`]: no schedule).
+#[target_feature(enable = "avx2,bmi1,bmi2")]
+fn pairs5(init: &[u64; 8], pairs: &[[u8; 128]; 5], out: &mut [[u8; 64]; 5]) {
+    let bswap = bswap64_mask();
+    let mut w = [_mm256_setzero_si256(); 80];
+    let mut w5 = [0u64; 80];
+    for k in 0..4 {
+        let rows = core::array::from_fn(|i| _mm256_shuffle_epi8(load32(&pairs[i], 32 * k), bswap));
+        w[4 * k..4 * k + 4].copy_from_slice(&transpose4(rows));
+    }
+    for (word, bytes) in w5.iter_mut().zip(pairs[4].chunks_exact(8)) {
+        *word = u64::from_be_bytes(bytes.try_into().expect("8-byte chunk"));
+    }
+    let mut v: [__m256i; 8] = core::array::from_fn(|j| _mm256_set1_epi64x(init[j] as i64));
+    let mut v5 = *init;
+    rounds5!(data, v, v5, w, w5);
+    rounds5!(pad, v, v5, w, w5);
+    let [r0, r1, r2, r3] = transpose4([v[0], v[1], v[2], v[3]]);
+    let [r4, r5, r6, r7] = transpose4([v[4], v[5], v[6], v[7]]);
+    for (digest, (lo, hi)) in out.iter_mut().zip([(r0, r4), (r1, r5), (r2, r6), (r3, r7)]) {
+        let mut state = [0u64; 8];
+        store_state(&mut state, 0, lo);
+        store_state(&mut state, 1, hi);
+        for (bytes, word) in digest.chunks_exact_mut(8).zip(state) {
+            bytes.copy_from_slice(&word.to_be_bytes());
+        }
+    }
+    for (bytes, word) in out[4].chunks_exact_mut(8).zip(v5) {
+        bytes.copy_from_slice(&word.to_be_bytes());
+    }
+}
+
+/// `out[i]` = SHA-512 (from `init`) of `pairs[i]` for every whole group of
+/// five pairs ([`pairs5`]); returns how many pairs that was, for the
+/// caller to finish the rest another way.
+#[target_feature(enable = "avx2,bmi1,bmi2")]
+pub(super) fn hash_pairs128(init: &[u64; 8], pairs: &[[u8; 128]], out: &mut [[u8; 64]]) -> usize {
+    assert_eq!(pairs.len(), out.len(), "hash_pairs128: one output slot per 128-byte message");
+    let (groups, _) = pairs.as_chunks::<5>();
+    let (slots, _) = out.as_chunks_mut::<5>();
+    for (group, slot) in groups.iter().zip(slots.iter_mut()) {
+        pairs5(init, group, slot);
+    }
+    groups.len() * 5
 }
 
 /// Words `4 * half .. 4 * half + 4` of `state`.
