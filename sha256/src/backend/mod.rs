@@ -407,14 +407,18 @@ fn pair_block<'a, const NODE: usize>(pair: &'a [[u8; NODE]], buf: &'a mut [u8; 6
 }
 
 /// `hash_prefixed_many` for SHA-256 and SHA-224: `out[i]` = the hash of
-/// `prefix || bodies[i]`. For SHA-256 with a one-byte prefix, where
-/// `digest_many` would run this many 65-byte messages on the 16 AVX-512
-/// lanes, each group of sixteen bodies that are all 64 bytes long runs on
-/// the 65-byte lanes engine (`x86_avx512::hash_prefixed65`: bodies read in
-/// place, the second block's fourteen zero words folded); every other
-/// group, and the rest, is gathered for `digest_many`'s engines
-/// (`hash_core::hash_prefixed_gathered`, which checks the lengths and the
-/// backend).
+/// `prefix || bodies[i]`. With a one-byte prefix and 64-byte bodies (RFC
+/// 9162's nodes and 64-byte leaves; `MerkleTree` hashes both this way):
+/// for SHA-256, where `digest_many` would run this many 65-byte messages
+/// on the 16 AVX-512 lanes, each group of sixteen bodies that are all 64
+/// bytes long runs on the 65-byte lanes engine
+/// (`x86_avx512::hash_prefixed65`: bodies read in place, the second
+/// block's fourteen zero words folded); on the SHA-NI backend the rest
+/// (all of them without AVX-512) run two at a time on interleaved SHA-NI
+/// streams, both blocks built in registers from the body read in place
+/// (`x86_shani::hash_prefixed65`). Every other body and batch is gathered
+/// for `digest_many`'s engines (`hash_core::hash_prefixed_gathered`, which
+/// checks the lengths and the backend).
 ///
 /// # Panics
 /// If `bodies.len() != out.len()`, or this CPU (or this build) does not
@@ -427,49 +431,99 @@ pub(crate) fn hash_prefixed_many<A, const N: usize>(
 ) where
     A: hash_core::FixedAlgorithm<State = [u32; 8], Backend = Backend, Output = [u8; N]>,
 {
-    #[cfg(all(target_arch = "x86_64", feature = "avx512"))]
-    if let ([p], 32) = (prefix, N) {
+    #[cfg(all(target_arch = "x86_64", any(feature = "shani", feature = "avx512")))]
+    if let [p] = prefix
+        && matches!(backend, Backend::ShaNi | Backend::Avx2)
+    {
         hash_core::assert_prefixed::<A>(bodies.len(), out.len());
         if !backend.is_supported() {
             unsupported(backend)
         }
-        let lean = match engine(backend, bodies.len(), 65) {
-            Engine::Avx512Lanes => Some(false),
-            Engine::Avx512LanesLean => Some(true),
-            _ => None,
+        #[cfg(feature = "avx512")]
+        let (bodies, out) = {
+            let done = if N == 32 {
+                match engine(backend, bodies.len(), 65) {
+                    Engine::Avx512Lanes => prefixed65_lanes::<A, N, false>(backend, *p, bodies, out),
+                    Engine::Avx512LanesLean => prefixed65_lanes::<A, N, true>(backend, *p, bodies, out),
+                    _ => 0,
+                }
+            } else {
+                0
+            };
+            (&bodies[done..], &mut out[done..])
         };
-        if let Some(lean) = lean {
-            // The engine's lanes.
-            const LANES: usize = 16;
-            let (groups, rest) = bodies.as_chunks::<LANES>();
-            let (slots, _) = out.as_chunks_mut::<LANES>();
-            for (group, slot) in groups.iter().zip(slots.iter_mut()) {
-                let mut whole: [&[u8; 64]; LANES] = [&[0; 64]; LANES];
-                let all_64 = whole.iter_mut().zip(group).all(|(w, b)| match <&[u8; 64]>::try_from(*b) {
-                    Ok(b) => {
-                        *w = b;
-                        true
+        #[cfg(feature = "shani")]
+        if backend == Backend::ShaNi {
+            // The rest: 64-byte bodies two at a time on SHA-NI streams,
+            // built in registers; any other body gathered on its own.
+            let mut i = 0;
+            while i < bodies.len() {
+                let first = <&[u8; 64]>::try_from(bodies[i]);
+                let second = bodies.get(i + 1).map(|b| <&[u8; 64]>::try_from(*b));
+                match (first, second) {
+                    (Ok(a), Some(Ok(b))) => {
+                        let [x, y] = &mut out[i..i + 2] else { unreachable!("two output slots") };
+                        backend_checked!(ShaNi, else unsupported(Backend::ShaNi), unsafe {
+                            x86_shani::hash_prefixed65::<2, N>(&A::INIT, *p, [a, b], [x, y])
+                        });
+                        i += 2;
                     }
-                    Err(_) => false,
-                });
-                let digests = slot.as_flattened_mut().as_chunks_mut::<32>().0;
-                match (all_64, <&mut [[u8; 32]; LANES]>::try_from(digests)) {
-                    (true, Ok(digests)) => backend_checked!(avx512, else avx512_missing(), unsafe {
-                        if lean {
-                            x86_avx512::hash_prefixed65::<true>(&A::INIT, *p, &whole, digests)
-                        } else {
-                            x86_avx512::hash_prefixed65::<false>(&A::INIT, *p, &whole, digests)
-                        }
-                    }),
-                    _ => hash_core::hash_prefixed_gathered::<A>(backend, prefix, group, slot),
+                    (Ok(a), _) => {
+                        backend_checked!(ShaNi, else unsupported(Backend::ShaNi), unsafe {
+                            x86_shani::hash_prefixed65::<1, N>(&A::INIT, *p, [a], [&mut out[i]])
+                        });
+                        i += 1;
+                    }
+                    (Err(_), _) => {
+                        hash_core::hash_prefixed_gathered::<A>(backend, prefix, &bodies[i..i + 1], &mut out[i..i + 1]);
+                        i += 1;
+                    }
                 }
             }
-            let done = groups.len() * LANES;
-            hash_core::hash_prefixed_gathered::<A>(backend, prefix, rest, &mut out[done..]);
             return;
         }
+        hash_core::hash_prefixed_gathered::<A>(backend, prefix, bodies, out);
+        return;
     }
     hash_core::hash_prefixed_gathered::<A>(backend, prefix, bodies, out);
+}
+
+/// [`hash_prefixed_many`]'s groups of sixteen bodies on the 16 AVX-512
+/// lanes (`x86_avx512::hash_prefixed65`) where they are all 64 bytes long
+/// (each other group gathered); returns how many bodies that was (the
+/// whole groups), for the caller to finish the rest.
+#[cfg(all(target_arch = "x86_64", feature = "avx512"))]
+fn prefixed65_lanes<A, const N: usize, const LEAN: bool>(
+    backend: Backend,
+    prefix: u8,
+    bodies: &[&[u8]],
+    out: &mut [[u8; N]],
+) -> usize
+where
+    A: hash_core::FixedAlgorithm<State = [u32; 8], Backend = Backend, Output = [u8; N]>,
+{
+    // The engine's lanes.
+    const LANES: usize = 16;
+    let (groups, _) = bodies.as_chunks::<LANES>();
+    let (slots, _) = out.as_chunks_mut::<LANES>();
+    for (group, slot) in groups.iter().zip(slots.iter_mut()) {
+        let mut whole: [&[u8; 64]; LANES] = [&[0; 64]; LANES];
+        let all_64 = whole.iter_mut().zip(group).all(|(w, b)| match <&[u8; 64]>::try_from(*b) {
+            Ok(b) => {
+                *w = b;
+                true
+            }
+            Err(_) => false,
+        });
+        let digests = slot.as_flattened_mut().as_chunks_mut::<32>().0;
+        match (all_64, <&mut [[u8; 32]; LANES]>::try_from(digests)) {
+            (true, Ok(digests)) => backend_checked!(avx512, else avx512_missing(), unsafe {
+                x86_avx512::hash_prefixed65::<LEAN>(&A::INIT, prefix, &whole, digests)
+            }),
+            _ => hash_core::hash_prefixed_gathered::<A>(backend, &[prefix], group, slot),
+        }
+    }
+    groups.len() * LANES
 }
 
 /// Hash each of `inputs` into the matching `outputs` slot with `backend`'s

@@ -82,9 +82,15 @@ fn store_state(abef: __m128i, cdgh: __m128i, state: &mut [u32; 8]) {
 #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
 fn load_row(bytes: &[u8; 16]) -> __m128i {
     let swap = _mm_set_epi64x(0x0c0d_0e0f_0809_0a0b, 0x0405_0607_0001_0203);
+    _mm_shuffle_epi8(load_raw(bytes), swap)
+}
+
+/// 16 bytes as they are.
+#[inline]
+#[target_feature(enable = "sse2")]
+fn load_raw(bytes: &[u8; 16]) -> __m128i {
     // SAFETY: `bytes` is 16 bytes long; loadu has no alignment requirement.
-    let raw = unsafe { _mm_loadu_si128(bytes.as_ptr().cast()) };
-    _mm_shuffle_epi8(raw, swap)
+    unsafe { _mm_loadu_si128(bytes.as_ptr().cast()) }
 }
 
 /// The block's sixteen message words W[0..16] as four rows.
@@ -327,5 +333,65 @@ pub(super) fn hash_pairs<const NODE: usize>(init: &[u32; 8], nodes: &[[u8; NODE]
     }
     for (pair, o) in groups.remainder().chunks_exact(2).zip(slots.into_remainder().chunks_exact_mut(1)) {
         pairs_n::<1, NODE>(init, [super::pair_block(pair, &mut bufs[0])], pad_wk, o);
+    }
+}
+
+/// The two blocks of `prefix || body` (65 bytes: RFC 9162's leaves of 64
+/// bytes and its nodes, `0x01 || left || right`) as message rows, built in
+/// registers from the body read in place (FIPS 180-4 §5.1.1): the first
+/// block is the prefix and the body's first 63 bytes (each row the body's
+/// row shifted in by one byte from the row before it, `palignr`), the
+/// second the body's last byte, 0x80, zeros and the length, 520 bits.
+#[inline]
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+fn prefixed65_rows(prefix: u8, body: &[u8; 64]) -> [[__m128i; 4]; 2] {
+    use core::arch::x86_64::{_mm_cvtsi32_si128, _mm_or_si128, _mm_slli_si128, _mm_srli_si128};
+    let swap = _mm_set_epi64x(0x0c0d_0e0f_0809_0a0b, 0x0405_0607_0001_0203);
+    let (rows, _) = body.as_chunks::<16>();
+    let raw = [load_raw(&rows[0]), load_raw(&rows[1]), load_raw(&rows[2]), load_raw(&rows[3])];
+    // The prefix in byte 15, where `palignr` takes the byte before row 0.
+    let before = _mm_slli_si128::<15>(_mm_cvtsi32_si128(i32::from(prefix)));
+    let first = [
+        _mm_alignr_epi8::<15>(raw[0], before),
+        _mm_alignr_epi8::<15>(raw[1], raw[0]),
+        _mm_alignr_epi8::<15>(raw[2], raw[1]),
+        _mm_alignr_epi8::<15>(raw[3], raw[2]),
+    ];
+    // Byte 0: the body's last; byte 1: 0x80; bytes 62, 63 (row 3's last
+    // two): the length 520 = 0x0208, big-endian.
+    let second = [
+        _mm_or_si128(_mm_srli_si128::<15>(raw[3]), _mm_set_epi32(0, 0, 0, 0x8000)),
+        _mm_setzero_si128(),
+        _mm_setzero_si128(),
+        _mm_set_epi32(0x0802_0000, 0, 0, 0),
+    ];
+    [first.map(|r| _mm_shuffle_epi8(r, swap)), second.map(|r| _mm_shuffle_epi8(r, swap))]
+}
+
+/// `out[s]` = SHA-256 or SHA-224 (from `init`; the first `NODE` bytes of
+/// the final state) of `prefix || bodies[s]` for `N` 64-byte bodies, the
+/// streams' instructions interleaved (see [`prefixed65_rows`]).
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+pub(super) fn hash_prefixed65<const N: usize, const NODE: usize>(
+    init: &[u32; 8],
+    prefix: u8,
+    bodies: [&[u8; 64]; N],
+    out: [&mut [u8; NODE]; N],
+) {
+    let (a, c) = load_state(init);
+    let (mut abef, mut cdgh) = ([a; N], [c; N]);
+    let mut first = [[_mm_setzero_si128(); 4]; N];
+    let mut second = [[_mm_setzero_si128(); 4]; N];
+    for s in 0..N {
+        [first[s], second[s]] = prefixed65_rows(prefix, bodies[s]);
+    }
+    rounds_n::<N>(&mut abef, &mut cdgh, first);
+    rounds_n::<N>(&mut abef, &mut cdgh, second);
+    for (s, digest) in out.into_iter().enumerate() {
+        let mut state = [0u32; 8];
+        store_state(abef[s], cdgh[s], &mut state);
+        for (bytes, word) in digest.chunks_exact_mut(4).zip(state) {
+            bytes.copy_from_slice(&word.to_be_bytes());
+        }
     }
 }
