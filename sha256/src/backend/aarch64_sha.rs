@@ -94,11 +94,19 @@ fn quad<const N: usize, const G: usize>(
 #[inline]
 #[target_feature(enable = "sha2")]
 fn block_n<const N: usize>(abcd: &mut [uint32x4_t; N], efgh: &mut [uint32x4_t; N], blocks: [&[u8; 64]; N]) {
-    let (abcd_in, efgh_in) = (*abcd, *efgh);
     let mut m = [[vdupq_n_u32(0); 4]; N];
     for s in 0..N {
         m[s] = load_block(blocks[s]);
     }
+    rounds_n::<N>(abcd, efgh, m);
+}
+
+/// [`block_n`] on message words already in registers (W[0..16], four per
+/// vector).
+#[inline]
+#[target_feature(enable = "sha2")]
+fn rounds_n<const N: usize>(abcd: &mut [uint32x4_t; N], efgh: &mut [uint32x4_t; N], mut m: [[uint32x4_t; 4]; N]) {
+    let (abcd_in, efgh_in) = (*abcd, *efgh);
     quad::<N, 0>(abcd, efgh, &mut m);
     quad::<N, 1>(abcd, efgh, &mut m);
     quad::<N, 2>(abcd, efgh, &mut m);
@@ -434,4 +442,63 @@ pub(super) unsafe fn hash_pairs<const NODE: usize>(init: &[u32; 8], nodes: &[[u8
     };
     done += unsafe { groups::<2, NODE>(init, &nodes[2 * done..], &mut out[done..]) };
     unsafe { groups::<1, NODE>(init, &nodes[2 * done..], &mut out[done..]) };
+}
+
+/// The two blocks of `prefix || body` (65 bytes: RFC 9162's leaves of 64
+/// bytes and its nodes) as message words, built in registers from the body
+/// read in place (FIPS 180-4 §5.1.1): the first block is the prefix and the
+/// body's first 63 bytes (each vector the body's 16 bytes shifted in by
+/// one from the vector before, `ext`), the second the body's last byte,
+/// 0x80, zeros and the length, 520 bits.
+#[inline]
+#[target_feature(enable = "sha2")]
+fn prefixed65_words(prefix: u8, body: &[u8; 64]) -> [[uint32x4_t; 4]; 2] {
+    use core::arch::aarch64::{uint8x16_t, vdupq_n_u8, vextq_u8, vld1q_u8, vsetq_lane_u8};
+    let (rows, _) = body.as_chunks::<16>();
+    // SAFETY: each row is 16 readable bytes, what `vld1q_u8` reads.
+    let load = |row: &[u8; 16]| unsafe { vld1q_u8(row.as_ptr()) };
+    let raw = [load(&rows[0]), load(&rows[1]), load(&rows[2]), load(&rows[3])];
+    let zero = vdupq_n_u8(0);
+    // The prefix in byte 15, where `ext` takes the byte before row 0.
+    let before = vsetq_lane_u8::<15>(prefix, zero);
+    let first = [
+        vextq_u8::<15>(before, raw[0]),
+        vextq_u8::<15>(raw[0], raw[1]),
+        vextq_u8::<15>(raw[1], raw[2]),
+        vextq_u8::<15>(raw[2], raw[3]),
+    ];
+    // Byte 0: the body's last; byte 1: 0x80; bytes 62, 63: the length
+    // 520 = 0x0208, big-endian.
+    let last = vsetq_lane_u8::<15>(0x08, vsetq_lane_u8::<14>(0x02, zero));
+    let second = [vsetq_lane_u8::<1>(0x80, vextq_u8::<15>(raw[3], zero)), zero, zero, last];
+    let words = |v: uint8x16_t| vreinterpretq_u32_u8(vrev32q_u8(v));
+    [first.map(words), second.map(words)]
+}
+
+/// `out[s]` = SHA-256 or SHA-224 (from `init`; the first `NODE` bytes of
+/// the final state) of `prefix || bodies[s]` for `N` 64-byte bodies, the
+/// streams' instructions interleaved (see [`prefixed65_words`]).
+#[target_feature(enable = "sha2")]
+pub(super) fn hash_prefixed65<const N: usize, const NODE: usize>(
+    init: &[u32; 8],
+    prefix: u8,
+    bodies: [&[u8; 64]; N],
+    out: [&mut [u8; NODE]; N],
+) {
+    let (abcd0, efgh0) = load_state(init);
+    let (mut abcd, mut efgh) = ([abcd0; N], [efgh0; N]);
+    let mut first = [[vdupq_n_u32(0); 4]; N];
+    let mut second = [[vdupq_n_u32(0); 4]; N];
+    for s in 0..N {
+        [first[s], second[s]] = prefixed65_words(prefix, bodies[s]);
+    }
+    rounds_n::<N>(&mut abcd, &mut efgh, first);
+    rounds_n::<N>(&mut abcd, &mut efgh, second);
+    for (s, digest) in out.into_iter().enumerate() {
+        let mut state = [0u32; 8];
+        store_state(abcd[s], efgh[s], &mut state);
+        for (bytes, word) in digest.chunks_exact_mut(4).zip(state) {
+            bytes.copy_from_slice(&word.to_be_bytes());
+        }
+    }
 }

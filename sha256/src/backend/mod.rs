@@ -416,7 +416,9 @@ fn pair_block<'a, const NODE: usize>(pair: &'a [[u8; NODE]], buf: &'a mut [u8; 6
 /// block's fourteen zero words folded); on the SHA-NI backend the rest
 /// (all of them without AVX-512) run two at a time on interleaved SHA-NI
 /// streams, both blocks built in registers from the body read in place
-/// (`x86_shani::hash_prefixed65`). Every other body and batch is gathered
+/// (`x86_shani::hash_prefixed65`); on `arm-sha`, likewise on two or three
+/// streams of the SHA-256 instructions (`aarch64_sha::hash_prefixed65`).
+/// Every other body and batch is gathered
 /// for `digest_many`'s engines (`hash_core::hash_prefixed_gathered`, which
 /// checks the lengths and the backend).
 ///
@@ -483,6 +485,44 @@ pub(crate) fn hash_prefixed_many<A, const N: usize>(
             return;
         }
         hash_core::hash_prefixed_gathered::<A>(backend, prefix, bodies, out);
+        return;
+    }
+    #[cfg(all(target_arch = "aarch64", feature = "arm-sha"))]
+    if let ([p], Backend::ArmSha) = (prefix, backend) {
+        // As on SHA-NI: 64-byte bodies on interleaved streams, three at a
+        // time (or two, as `digest_many` picks), then two, then one.
+        hash_core::assert_prefixed::<A>(bodies.len(), out.len());
+        let streams = arm_streams();
+        let mut i = 0;
+        while i < bodies.len() {
+            let whole = |k: usize| bodies.get(i + k).and_then(|b| <&[u8; 64]>::try_from(*b).ok());
+            match (whole(0), whole(1), whole(2)) {
+                (Some(a), Some(b), Some(c)) if streams == 3 => {
+                    let [x, y, z] = &mut out[i..i + 3] else { unreachable!("three output slots") };
+                    backend_checked!(ArmSha, else unsupported(Backend::ArmSha), unsafe {
+                        aarch64_sha::hash_prefixed65::<3, N>(&A::INIT, *p, [a, b, c], [x, y, z])
+                    });
+                    i += 3;
+                }
+                (Some(a), Some(b), _) => {
+                    let [x, y] = &mut out[i..i + 2] else { unreachable!("two output slots") };
+                    backend_checked!(ArmSha, else unsupported(Backend::ArmSha), unsafe {
+                        aarch64_sha::hash_prefixed65::<2, N>(&A::INIT, *p, [a, b], [x, y])
+                    });
+                    i += 2;
+                }
+                (Some(a), _, _) => {
+                    backend_checked!(ArmSha, else unsupported(Backend::ArmSha), unsafe {
+                        aarch64_sha::hash_prefixed65::<1, N>(&A::INIT, *p, [a], [&mut out[i]])
+                    });
+                    i += 1;
+                }
+                (None, _, _) => {
+                    hash_core::hash_prefixed_gathered::<A>(backend, prefix, &bodies[i..i + 1], &mut out[i..i + 1]);
+                    i += 1;
+                }
+            }
+        }
         return;
     }
     hash_core::hash_prefixed_gathered::<A>(backend, prefix, bodies, out);
