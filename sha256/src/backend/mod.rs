@@ -418,9 +418,9 @@ fn pair_block<'a, const NODE: usize>(pair: &'a [[u8; NODE]], buf: &'a mut [u8; 6
 /// streams, both blocks built in registers from the body read in place
 /// (`x86_shani::hash_prefixed65`); on `arm-sha`, likewise on two or three
 /// streams of the SHA-256 instructions (`aarch64_sha::hash_prefixed65`).
-/// Every other body and batch is gathered
-/// for `digest_many`'s engines (`hash_core::hash_prefixed_gathered`, which
-/// checks the lengths and the backend).
+/// Every other body and batch is gathered for `digest_many`'s engines
+/// (`hash_core::hash_prefixed_gathered`, which checks the lengths and the
+/// backend).
 ///
 /// # Panics
 /// If `bodies.len() != out.len()`, or this CPU (or this build) does not

@@ -202,12 +202,14 @@ where
     }
 }
 
-/// `hash_pairs` for a fixed-output sponge with domain byte `domain`: where
-/// a pair and its padding fit in one block (every SHA-3 digest but
-/// SHA3-512's 128-byte pairs), one permutation per pair on the lane
-/// engines as [`digest_many`] (states made straight from the pairs, no
-/// buffering), else one at a time; SHA3-512's two-block pairs are gathered
-/// for [`digest_many`] (`hash_core::hash_pairs_gathered`).
+/// `hash_pairs` for a fixed-output sponge with domain byte `domain`: on the
+/// `avx512` backend, whole groups of eight pairs on the pair kernel
+/// (`x86_avx512::pairs8`, every digest size); the rest, and the other
+/// backends, where a pair and its padding fit in one block (every SHA-3
+/// digest but SHA3-512's 128-byte pairs), one permutation per pair on the
+/// lane engines as [`digest_many`] (states made straight from the pairs,
+/// no buffering), else one at a time; SHA3-512's two-block pairs there are
+/// gathered for [`digest_many`] (`hash_core::hash_pairs_gathered`).
 ///
 /// # Panics
 /// If `nodes.len() != 2 * outputs.len()`, or this CPU (or this build) does
