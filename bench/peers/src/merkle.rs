@@ -88,94 +88,49 @@ type OtherFn<'a, const N: usize> = Box<dyn Fn(&mut [[u8; N]]) + 'a>;
 
 /// The other algorithms' levels (`pairs:<algorithm>` lines).
 fn other_levels(pairs: usize, rounds: usize, round: Duration) {
+    // One algorithm's level of `$n`-byte nodes: `$ours::$ty` (our crate
+    // and hasher) and RustCrypto's 0.10 hasher `$rc_crate::$rc`.
+    #[cfg(feature = "merkle")]
+    macro_rules! level {
+        ($alg:literal, $n:literal, $ours:ident, $ty:ident, $rc_crate:ident :: $rc:ident, $rc_label:literal) => {{
+            use hash_core::BackendKind;
+            let backend = $ours::Backend::detect().name();
+            let portable = *$ours::Backend::ALL.last().expect("portable is last");
+            other_level::<$n>($alg, pairs, rounds, round, |nodes, messages| {
+                let want = messages.iter().map(|m| $ours::$ty::digest_with_backend(portable, m)).collect();
+                #[cfg_attr(not(feature = "rustcrypto-0_10"), allow(unused_mut))]
+                let mut ways: Vec<(String, bool, OtherFn<'_, $n>)> = vec![
+                    (
+                        format!("ours {}::hash_pairs ({backend})", stringify!($ty)),
+                        true,
+                        Box::new(move |out| $ours::$ty::hash_pairs(nodes, out)),
+                    ),
+                    (
+                        format!("ours {}::digest_many, {}-byte messages ({backend})", stringify!($ty), 2 * $n),
+                        false,
+                        Box::new(move |out| $ours::$ty::digest_many(messages, out)),
+                    ),
+                ];
+                #[cfg(feature = "rustcrypto-0_10")]
+                ways.push((
+                    concat!("RustCrypto ", $rc_label, ", one pair at a time").into(),
+                    false,
+                    Box::new(move |out| {
+                        use $rc_crate::Digest as _;
+                        for (o, pair) in out.iter_mut().zip(nodes.chunks_exact(2)) {
+                            *o = $rc_crate::$rc::new().chain_update(pair[0]).chain_update(pair[1]).finalize().into();
+                        }
+                    }),
+                ));
+                (want, ways)
+            });
+        }};
+    }
     #[cfg(feature = "merkle")]
     {
-        use hash_core::BackendKind;
-        let b512 = ours512::Backend::detect().name();
-        other_level::<64>("SHA-512", pairs, rounds, round, |nodes, messages| {
-            let portable = *ours512::Backend::ALL.last().expect("portable is last");
-            let want = messages.iter().map(|m| ours512::Sha512::digest_with_backend(portable, m)).collect();
-            let mut ways: Vec<(String, bool, OtherFn<'_, 64>)> = vec![
-                (
-                    format!("ours Sha512::hash_pairs ({b512})"),
-                    true,
-                    Box::new(move |out| ours512::Sha512::hash_pairs(nodes, out)),
-                ),
-                (
-                    format!("ours Sha512::digest_many, 128-byte messages ({b512})"),
-                    false,
-                    Box::new(move |out| ours512::Sha512::digest_many(messages, out)),
-                ),
-            ];
-            #[cfg(feature = "rustcrypto-0_10")]
-            ways.push((
-                "RustCrypto sha2 0.10, one pair at a time".into(),
-                false,
-                Box::new(move |out| {
-                    use sha2_0_10::Digest;
-                    for (o, pair) in out.iter_mut().zip(nodes.chunks_exact(2)) {
-                        *o = sha2_0_10::Sha512::new().chain_update(pair[0]).chain_update(pair[1]).finalize().into();
-                    }
-                }),
-            ));
-            (want, ways)
-        });
-        let b3 = ours3::Backend::detect().name();
-        let portable3 = *ours3::Backend::ALL.last().expect("portable is last");
-        other_level::<32>("SHA3-256", pairs, rounds, round, |nodes, messages| {
-            let want = messages.iter().map(|m| ours3::Sha3_256::digest_with_backend(portable3, m)).collect();
-            let mut ways: Vec<(String, bool, OtherFn<'_, 32>)> = vec![
-                (
-                    format!("ours Sha3_256::hash_pairs ({b3})"),
-                    true,
-                    Box::new(move |out| ours3::Sha3_256::hash_pairs(nodes, out)),
-                ),
-                (
-                    format!("ours Sha3_256::digest_many, 64-byte messages ({b3})"),
-                    false,
-                    Box::new(move |out| ours3::Sha3_256::digest_many(messages, out)),
-                ),
-            ];
-            #[cfg(feature = "rustcrypto-0_10")]
-            ways.push((
-                "RustCrypto sha3 0.10, one pair at a time".into(),
-                false,
-                Box::new(move |out| {
-                    use sha3_0_10::Digest;
-                    for (o, pair) in out.iter_mut().zip(nodes.chunks_exact(2)) {
-                        *o = sha3_0_10::Sha3_256::new().chain_update(pair[0]).chain_update(pair[1]).finalize().into();
-                    }
-                }),
-            ));
-            (want, ways)
-        });
-        other_level::<32>("Keccak-256", pairs, rounds, round, |nodes, messages| {
-            let want = messages.iter().map(|m| ours3::Keccak256::digest_with_backend(portable3, m)).collect();
-            let mut ways: Vec<(String, bool, OtherFn<'_, 32>)> = vec![
-                (
-                    format!("ours Keccak256::hash_pairs ({b3})"),
-                    true,
-                    Box::new(move |out| ours3::Keccak256::hash_pairs(nodes, out)),
-                ),
-                (
-                    format!("ours Keccak256::digest_many, 64-byte messages ({b3})"),
-                    false,
-                    Box::new(move |out| ours3::Keccak256::digest_many(messages, out)),
-                ),
-            ];
-            #[cfg(feature = "rustcrypto-0_10")]
-            ways.push((
-                "RustCrypto sha3 0.10 Keccak256, one pair at a time".into(),
-                false,
-                Box::new(move |out| {
-                    use sha3_0_10::Digest;
-                    for (o, pair) in out.iter_mut().zip(nodes.chunks_exact(2)) {
-                        *o = sha3_0_10::Keccak256::new().chain_update(pair[0]).chain_update(pair[1]).finalize().into();
-                    }
-                }),
-            ));
-            (want, ways)
-        });
+        level!("SHA-512", 64, ours512, Sha512, sha2_0_10::Sha512, "sha2 0.10");
+        level!("SHA3-256", 32, ours3, Sha3_256, sha3_0_10::Sha3_256, "sha3 0.10");
+        level!("Keccak-256", 32, ours3, Keccak256, sha3_0_10::Keccak256, "sha3 0.10 Keccak256");
     }
     #[cfg(not(feature = "merkle"))]
     {

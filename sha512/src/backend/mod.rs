@@ -227,29 +227,25 @@ pub(crate) fn hash_pairs<A, const N: usize>(backend: Backend, nodes: &[[u8; N]],
 where
     A: FixedAlgorithm<Backend = Backend, State = [u64; 8], BlockSize = U128, Output = [u8; N]>,
 {
-    #[cfg(all(target_arch = "x86_64", feature = "avx512"))]
-    // N = 64: SHA-512 (the other types' nodes are shorter).
-    let (nodes, out) = if N == 64 && backend == Backend::Avx512 {
-        hash_core::assert_pairs::<A>(nodes.len(), out.len());
-        let pairs = nodes.as_flattened().as_chunks::<128>().0;
-        let digests = out.as_flattened_mut().as_chunks_mut::<64>().0;
-        let done = backend_checked!(Avx512, else unsupported(Backend::Avx512), unsafe {
-            x86_avx512::hash_pairs128(&A::INIT, pairs, digests)
-        });
-        (&nodes[2 * done..], &mut out[done..])
-    } else {
-        (nodes, out)
-    };
     #[cfg(all(target_arch = "x86_64", feature = "avx2"))]
-    // As above, on the five lanes of the AVX2 engine (four vector lanes and
-    // one on the general registers).
-    let (nodes, out) = if N == 64 && backend == Backend::Avx2 {
+    // N = 64: SHA-512 (the other types' nodes are shorter). Eight pairs at
+    // a time on the AVX-512 lanes, five on the AVX2 engine's (four vector
+    // lanes and one on the general registers).
+    let (nodes, out) = if N == 64 && matches!(backend, Backend::Avx512 | Backend::Avx2) {
         hash_core::assert_pairs::<A>(nodes.len(), out.len());
         let pairs = nodes.as_flattened().as_chunks::<128>().0;
         let digests = out.as_flattened_mut().as_chunks_mut::<64>().0;
-        let done = backend_checked!(Avx2, else unsupported(Backend::Avx2), unsafe {
-            x86_avx2::hash_pairs128(&A::INIT, pairs, digests)
-        });
+        let done = match backend {
+            #[cfg(feature = "avx512")]
+            Backend::Avx512 => backend_checked!(Avx512, else unsupported(Backend::Avx512), unsafe {
+                x86_avx512::hash_pairs128(&A::INIT, pairs, digests)
+            }),
+            Backend::Avx2 => backend_checked!(Avx2, else unsupported(Backend::Avx2), unsafe {
+                x86_avx2::hash_pairs128(&A::INIT, pairs, digests)
+            }),
+            // `avx512` not built: the gathering below says so.
+            _ => 0,
+        };
         (&nodes[2 * done..], &mut out[done..])
     } else {
         (nodes, out)
