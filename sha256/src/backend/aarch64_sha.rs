@@ -89,45 +89,52 @@ fn quad<const N: usize, const G: usize>(
     }
 }
 
-/// Compress one block into each of `N` states (all 64 rounds and step 4
-/// of §6.2.2), the streams' instructions interleaved.
-#[inline]
-#[target_feature(enable = "sha2")]
-fn block_n<const N: usize>(abcd: &mut [uint32x4_t; N], efgh: &mut [uint32x4_t; N], blocks: [&[u8; 64]; N]) {
-    let mut m = [[vdupq_n_u32(0); 4]; N];
-    for s in 0..N {
-        m[s] = load_block(blocks[s]);
-    }
-    rounds_n::<N>(abcd, efgh, m);
+/// The 64 rounds and step 4 of §6.2.2 of one block of every stream, from
+/// message words in registers (`$m`: W[0..16] of each stream, four per
+/// vector). A macro, so that each function using it has the rounds in its
+/// own body: as `#[inline]` functions shared by the pair, prefixed and
+/// batch engines, LLVM left them out of line, a call per block in
+/// `digest_many`'s loop.
+macro_rules! rounds_n {
+    ($n:ident, $abcd:expr, $efgh:expr, $m:expr) => {{
+        let (abcd, efgh, m): (&mut [uint32x4_t; $n], &mut [uint32x4_t; $n], &mut [[uint32x4_t; 4]; $n]) = ($abcd, $efgh, $m);
+        let (abcd_in, efgh_in) = (*abcd, *efgh);
+        quad::<$n, 0>(abcd, efgh, m);
+        quad::<$n, 1>(abcd, efgh, m);
+        quad::<$n, 2>(abcd, efgh, m);
+        quad::<$n, 3>(abcd, efgh, m);
+        quad::<$n, 4>(abcd, efgh, m);
+        quad::<$n, 5>(abcd, efgh, m);
+        quad::<$n, 6>(abcd, efgh, m);
+        quad::<$n, 7>(abcd, efgh, m);
+        quad::<$n, 8>(abcd, efgh, m);
+        quad::<$n, 9>(abcd, efgh, m);
+        quad::<$n, 10>(abcd, efgh, m);
+        quad::<$n, 11>(abcd, efgh, m);
+        quad::<$n, 12>(abcd, efgh, m);
+        quad::<$n, 13>(abcd, efgh, m);
+        quad::<$n, 14>(abcd, efgh, m);
+        quad::<$n, 15>(abcd, efgh, m);
+        // Step 4: H(i) = working variables + H(i-1).
+        for s in 0..$n {
+            abcd[s] = vaddq_u32(abcd[s], abcd_in[s]);
+            efgh[s] = vaddq_u32(efgh[s], efgh_in[s]);
+        }
+    }};
 }
 
-/// [`block_n`] on message words already in registers (W[0..16], four per
-/// vector).
-#[inline]
-#[target_feature(enable = "sha2")]
-fn rounds_n<const N: usize>(abcd: &mut [uint32x4_t; N], efgh: &mut [uint32x4_t; N], mut m: [[uint32x4_t; 4]; N]) {
-    let (abcd_in, efgh_in) = (*abcd, *efgh);
-    quad::<N, 0>(abcd, efgh, &mut m);
-    quad::<N, 1>(abcd, efgh, &mut m);
-    quad::<N, 2>(abcd, efgh, &mut m);
-    quad::<N, 3>(abcd, efgh, &mut m);
-    quad::<N, 4>(abcd, efgh, &mut m);
-    quad::<N, 5>(abcd, efgh, &mut m);
-    quad::<N, 6>(abcd, efgh, &mut m);
-    quad::<N, 7>(abcd, efgh, &mut m);
-    quad::<N, 8>(abcd, efgh, &mut m);
-    quad::<N, 9>(abcd, efgh, &mut m);
-    quad::<N, 10>(abcd, efgh, &mut m);
-    quad::<N, 11>(abcd, efgh, &mut m);
-    quad::<N, 12>(abcd, efgh, &mut m);
-    quad::<N, 13>(abcd, efgh, &mut m);
-    quad::<N, 14>(abcd, efgh, &mut m);
-    quad::<N, 15>(abcd, efgh, &mut m);
-    // Step 4: H(i) = working variables + H(i-1).
-    for s in 0..N {
-        abcd[s] = vaddq_u32(abcd[s], abcd_in[s]);
-        efgh[s] = vaddq_u32(efgh[s], efgh_in[s]);
-    }
+/// Compress one block into each of `N` states (all 64 rounds and step 4
+/// of §6.2.2), the streams' instructions interleaved: `block_n!(N, abcd,
+/// efgh, blocks)`. A macro for the reason [`rounds_n!`] is.
+macro_rules! block_n {
+    ($n:ident, $abcd:expr, $efgh:expr, $blocks:expr) => {{
+        let blocks: [&[u8; 64]; $n] = $blocks;
+        let mut m = [[vdupq_n_u32(0); 4]; $n];
+        for s in 0..$n {
+            m[s] = load_block(blocks[s]);
+        }
+        rounds_n!($n, $abcd, $efgh, &mut m);
+    }};
 }
 
 /// Load a state in FIPS order into the ABCD and EFGH vectors.
@@ -212,7 +219,7 @@ macro_rules! quad1 {
 /// Compress `blocks` into `state`, one after another.
 ///
 /// The loop is inline assembly, ordered as the instructions' dependencies
-/// want it: compiled from the intrinsics (`block_n::<1>`), LLVM rotates
+/// want it: compiled from the intrinsics (`block_n!` with one stream), LLVM rotates
 /// ABCD through copies so that a `mov` sits between one `sha256h` and the
 /// next, on the loop's critical path, and `llvm-mca` models that loop at
 /// 150 / 98 / 98 / 98 / 130 / 130 cycles per block on Cortex-A72 / Neoverse
@@ -309,7 +316,7 @@ fn compress_lanes<const N: usize>(states: &mut [[u32; 8]; N], data: [&[u8]; N]) 
         for s in 1..N {
             blocks[s] = &rows[s][i];
         }
-        block_n::<N>(&mut abcd, &mut efgh, blocks);
+        block_n!(N, &mut abcd, &mut efgh, blocks);
     }
     for s in 0..N {
         store_state(abcd[s], efgh[s], &mut states[s]);
@@ -367,7 +374,7 @@ fn pad_quad<const N: usize, const G: usize>(abcd: &mut [uint32x4_t; N], efgh: &m
 }
 
 /// SHA-256 or SHA-224 of `N` pairs, the streams' instructions
-/// interleaved: each pair's first block as [`block_n`], then the constant
+/// interleaved: each pair's first block as [`block_n!`], then the constant
 /// padding block ([`pad_quad`]); `init` is the initial hash value, and
 /// each digest the first `NODE` bytes of the final state.
 #[inline]
@@ -375,7 +382,7 @@ fn pad_quad<const N: usize, const G: usize>(abcd: &mut [uint32x4_t; N], efgh: &m
 fn pairs_n<const N: usize, const NODE: usize>(init: &[u32; 8], blocks: [&[u8; 64]; N], pad_wk: &[u32; 64], out: &mut [[u8; NODE]]) {
     let (abcd0, efgh0) = load_state(init);
     let (mut abcd, mut efgh) = ([abcd0; N], [efgh0; N]);
-    block_n::<N>(&mut abcd, &mut efgh, blocks);
+    block_n!(N, &mut abcd, &mut efgh, blocks);
     let (abcd_in, efgh_in) = (abcd, efgh);
     pad_quad::<N, 0>(&mut abcd, &mut efgh, pad_wk);
     pad_quad::<N, 1>(&mut abcd, &mut efgh, pad_wk);
@@ -492,8 +499,8 @@ pub(super) fn hash_prefixed65<const N: usize, const NODE: usize>(
     for s in 0..N {
         [first[s], second[s]] = prefixed65_words(prefix, bodies[s]);
     }
-    rounds_n::<N>(&mut abcd, &mut efgh, first);
-    rounds_n::<N>(&mut abcd, &mut efgh, second);
+    rounds_n!(N, &mut abcd, &mut efgh, &mut first);
+    rounds_n!(N, &mut abcd, &mut efgh, &mut second);
     for (s, digest) in out.into_iter().enumerate() {
         let mut state = [0u32; 8];
         store_state(abcd[s], efgh[s], &mut state);
