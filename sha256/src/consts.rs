@@ -27,7 +27,7 @@ pub(crate) const H224: [u32; 8] =
 /// a constant: a pair's second block computes no schedule and adds no
 /// round constants (the SHA-NI, 16-lane and Arm pair engines).
 #[cfg(any(
-    all(target_arch = "x86_64", any(feature = "shani", feature = "avx512")),
+    all(target_arch = "x86_64", any(feature = "shani", feature = "avx2", feature = "avx512")),
     all(target_arch = "aarch64", feature = "arm-sha")
 ))]
 pub(crate) const PAD64_WK: [u32; 64] = padding_wk(0x8000_0000, 512);
@@ -44,7 +44,7 @@ pub(crate) const PAD56_WK: [u32; 64] = padding_wk(0, 448);
 /// `W[t] + K[t]` of a block whose first word is `w0`, last word `bits` and
 /// other words zero (the schedule of §6.2.2 step 1).
 #[cfg(any(
-    all(target_arch = "x86_64", any(feature = "shani", feature = "avx512")),
+    all(target_arch = "x86_64", any(feature = "shani", feature = "avx2", feature = "avx512")),
     all(target_arch = "aarch64", feature = "arm-sha")
 ))]
 const fn padding_wk(w0: u32, bits: u32) -> [u32; 64] {

@@ -314,8 +314,10 @@ fn avx512_engine() -> Engine {
 /// `nodes[2i] || nodes[2i + 1]`, on pair engines whose second block is a
 /// constant padding block (its schedule precomputed, [`pair_padding`]):
 /// the 16 AVX-512 lanes (`x86_avx512::hash_pairs`) where `digest_many`
-/// would pick them for the level, for whole groups of sixteen; the rest,
-/// on the SHA-NI backend, two SHA-NI streams (`x86_shani::hash_pairs`);
+/// would pick them for the level, for whole groups of sixteen (without
+/// AVX-512, SHA-256's pairs on the 8 AVX2 lanes where `digest_many` would
+/// run those, `x86_avx2::hash_pairs64`); the rest, on the SHA-NI backend,
+/// two SHA-NI streams (`x86_shani::hash_pairs`);
 /// on `arm-sha`, two or three streams of the SHA-256 instructions
 /// (`aarch64_sha::hash_pairs`). Everything else is gathered for
 /// `digest_many`'s engines (`hash_core::hash_pairs_gathered`, which checks
@@ -347,6 +349,13 @@ where
             }),
             Engine::Avx512LanesLean => backend_checked!(avx512, else avx512_missing(), unsafe {
                 x86_avx512::hash_pairs::<true, N>(&A::INIT, nodes, out)
+            }),
+            // Without AVX-512, SHA-256's pairs eight at a time on the AVX2
+            // lanes, the padding block's W + K again a constant.
+            #[cfg(feature = "avx2")]
+            Engine::Avx2Lanes if N == 32 => backend_checked!(Avx2, else unsupported(Backend::Avx2), unsafe {
+                let pairs = nodes.as_flattened().as_chunks::<64>().0;
+                x86_avx2::hash_pairs64(&A::INIT, pairs, out.as_flattened_mut().as_chunks_mut::<32>().0)
             }),
             _ => 0,
         };

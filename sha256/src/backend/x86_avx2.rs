@@ -27,7 +27,7 @@ use hash_core::typenum::U64;
 use hash_core::{Block, FixedAlgorithm};
 
 use super::Backend;
-use crate::consts::K;
+use crate::consts::{K, PAD64_WK};
 
 /// The round constants, each group of four repeated for both halves of a
 /// `ymm` register.
@@ -358,30 +358,36 @@ macro_rules! lane_round {
     };
 }
 
-/// Rounds `t..t+8` of every lane; for `t >= 16` each round first extends
-/// the 16-word ring `w` with W[t] (§6.2.2 step 1).
+/// Rounds `t..t+8` of every lane, `W + K` of round t + i from
+/// `$wk(i)`: [`ring_wk`] for a block's own schedule, a broadcast constant
+/// for the block that pads a 64-byte message.
 macro_rules! lane_eight_rounds {
-    ([$a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident], $ab:ident, $w:ident, $t:expr) => {
-        let t: usize = $t;
-        let wk = |w: &mut [__m256i; 16], i: usize| {
-            let i = t + i;
-            if i >= 16 {
-                w[i % 16] = _mm256_add_epi32(
-                    _mm256_add_epi32(small_sigma1(w[(i - 2) % 16]), w[(i - 7) % 16]),
-                    _mm256_add_epi32(small_sigma0(w[(i - 15) % 16]), w[i % 16]),
-                );
-            }
-            _mm256_add_epi32(w[i % 16], _mm256_set1_epi32(K[i] as i32))
-        };
-        lane_round!($a, $b, $c, $d, $e, $f, $g, $h, $ab, wk(&mut $w, 0));
-        lane_round!($h, $a, $b, $c, $d, $e, $f, $g, $ab, wk(&mut $w, 1));
-        lane_round!($g, $h, $a, $b, $c, $d, $e, $f, $ab, wk(&mut $w, 2));
-        lane_round!($f, $g, $h, $a, $b, $c, $d, $e, $ab, wk(&mut $w, 3));
-        lane_round!($e, $f, $g, $h, $a, $b, $c, $d, $ab, wk(&mut $w, 4));
-        lane_round!($d, $e, $f, $g, $h, $a, $b, $c, $ab, wk(&mut $w, 5));
-        lane_round!($c, $d, $e, $f, $g, $h, $a, $b, $ab, wk(&mut $w, 6));
-        lane_round!($b, $c, $d, $e, $f, $g, $h, $a, $ab, wk(&mut $w, 7));
+    ([$a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident], $ab:ident, $wk:expr) => {
+        #[allow(unused_mut)] // the schedule's closures are FnMut, the constants' Fn
+        let mut wk = $wk;
+        lane_round!($a, $b, $c, $d, $e, $f, $g, $h, $ab, wk(0));
+        lane_round!($h, $a, $b, $c, $d, $e, $f, $g, $ab, wk(1));
+        lane_round!($g, $h, $a, $b, $c, $d, $e, $f, $ab, wk(2));
+        lane_round!($f, $g, $h, $a, $b, $c, $d, $e, $ab, wk(3));
+        lane_round!($e, $f, $g, $h, $a, $b, $c, $d, $ab, wk(4));
+        lane_round!($d, $e, $f, $g, $h, $a, $b, $c, $ab, wk(5));
+        lane_round!($c, $d, $e, $f, $g, $h, $a, $b, $ab, wk(6));
+        lane_round!($b, $c, $d, $e, $f, $g, $h, $a, $ab, wk(7));
     };
+}
+
+/// `W[t] + K[t]` of every lane; for `t >= 16` W[t] first replaces
+/// W[t-16] in the 16-word ring `w` (§6.2.2 step 1).
+#[inline]
+#[target_feature(enable = "avx2,bmi1,bmi2")]
+fn ring_wk(w: &mut [__m256i; 16], t: usize) -> __m256i {
+    if t >= 16 {
+        w[t % 16] = _mm256_add_epi32(
+            _mm256_add_epi32(small_sigma1(w[(t - 2) % 16]), w[(t - 7) % 16]),
+            _mm256_add_epi32(small_sigma0(w[(t - 15) % 16]), w[t % 16]),
+        );
+    }
+    _mm256_add_epi32(w[t % 16], _mm256_set1_epi32(K[t] as i32))
 }
 
 /// Compress `data[s]` into `states[s]` for all eight lanes; the slices
@@ -419,11 +425,11 @@ fn compress_lanes(states: &mut [[u32; 8]; LANES], data: [&[u8]; LANES]) {
         // arithmetic and bounds checks: scalar work on the ports that the
         // vector operations need), while the loop still fits the decoded
         // µop cache.
-        lane_eight_rounds!([a, b, c, d, e, f, g, h], ab, w, 0);
-        lane_eight_rounds!([a, b, c, d, e, f, g, h], ab, w, 8);
+        lane_eight_rounds!([a, b, c, d, e, f, g, h], ab, |i: usize| ring_wk(&mut w, i));
+        lane_eight_rounds!([a, b, c, d, e, f, g, h], ab, |i: usize| ring_wk(&mut w, 8 + i));
         for k in 1..4 {
-            lane_eight_rounds!([a, b, c, d, e, f, g, h], ab, w, 16 * k);
-            lane_eight_rounds!([a, b, c, d, e, f, g, h], ab, w, 16 * k + 8);
+            lane_eight_rounds!([a, b, c, d, e, f, g, h], ab, |i: usize| ring_wk(&mut w, 16 * k + i));
+            lane_eight_rounds!([a, b, c, d, e, f, g, h], ab, |i: usize| ring_wk(&mut w, 16 * k + 8 + i));
         }
         // Step 4.
         for (x, y) in v.iter_mut().zip([a, b, c, d, e, f, g, h]) {
@@ -435,6 +441,59 @@ fn compress_lanes(states: &mut [[u32; 8]; LANES], data: [&[u8]; LANES]) {
         // SAFETY: `state` is eight u32 (32 bytes); storeu has no alignment requirement.
         unsafe { _mm256_storeu_si256(state.as_mut_ptr().cast(), row) };
     }
+}
+
+/// `out[i]` = SHA-256 (from `init`) of `pairs[i]`, a 64-byte message (two
+/// 32-byte nodes), for eight pairs in the lanes: the pair's block with its
+/// schedule, then the padding block, which is the same for every 64-byte
+/// message, with `W + K` a constant ([`PAD64_WK`]: no schedule, a
+/// broadcast per round).
+#[target_feature(enable = "avx2,bmi1,bmi2")]
+fn pairs_lanes(init: &[u32; 8], pairs: &[[u8; 64]; LANES], out: &mut [[u8; 32]; LANES]) {
+    let lanes: [*const u8; LANES] = core::array::from_fn(|s| pairs[s].as_ptr());
+    // SAFETY: every lane points at a 64-byte array: 64 readable bytes at
+    // offset 0.
+    let mut w = unsafe { load_words(&lanes, 0) };
+    let v0: [__m256i; 8] = core::array::from_fn(|j| _mm256_set1_epi32(init[j] as i32));
+    let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = v0;
+    let mut ab = _mm256_xor_si256(b, c);
+    lane_eight_rounds!([a, b, c, d, e, f, g, h], ab, |i: usize| ring_wk(&mut w, i));
+    lane_eight_rounds!([a, b, c, d, e, f, g, h], ab, |i: usize| ring_wk(&mut w, 8 + i));
+    for k in 1..4 {
+        lane_eight_rounds!([a, b, c, d, e, f, g, h], ab, |i: usize| ring_wk(&mut w, 16 * k + i));
+        lane_eight_rounds!([a, b, c, d, e, f, g, h], ab, |i: usize| ring_wk(&mut w, 16 * k + 8 + i));
+    }
+    // Step 4, then the padding block.
+    let v1: [__m256i; 8] = core::array::from_fn(|j| _mm256_add_epi32(v0[j], [a, b, c, d, e, f, g, h][j]));
+    [a, b, c, d, e, f, g, h] = v1;
+    ab = _mm256_xor_si256(b, c);
+    for t in (0..64).step_by(8) {
+        lane_eight_rounds!([a, b, c, d, e, f, g, h], ab, |i: usize| _mm256_set1_epi32(PAD64_WK[t + i] as i32));
+    }
+    let v2: [__m256i; 8] = core::array::from_fn(|j| _mm256_add_epi32(v1[j], [a, b, c, d, e, f, g, h][j]));
+    // Lane s's digest in row s, each word big-endian (§6.2.2).
+    let swap = 0x0c0d_0e0f_0809_0a0b;
+    let swap = _mm256_set_epi64x(swap, 0x0405_0607_0001_0203, swap, 0x0405_0607_0001_0203);
+    for (digest, row) in out.iter_mut().zip(transpose(v2)) {
+        let row = _mm256_shuffle_epi8(row, swap);
+        // SAFETY: `digest` is 32 writable bytes; storeu has no alignment
+        // requirement.
+        unsafe { _mm256_storeu_si256(digest.as_mut_ptr().cast(), row) };
+    }
+}
+
+/// `out[i]` = SHA-256 (from `init`) of `pairs[i]` for every whole group of
+/// eight pairs ([`pairs_lanes`]); returns how many pairs that was, for the
+/// caller to finish the rest another way.
+#[target_feature(enable = "avx2,bmi1,bmi2")]
+pub(super) fn hash_pairs64(init: &[u32; 8], pairs: &[[u8; 64]], out: &mut [[u8; 32]]) -> usize {
+    assert_eq!(pairs.len(), out.len(), "hash_pairs64: one output slot per 64-byte message");
+    let (groups, _) = pairs.as_chunks::<LANES>();
+    let (slots, _) = out.as_chunks_mut::<LANES>();
+    for (group, slot) in groups.iter().zip(slots.iter_mut()) {
+        pairs_lanes(init, group, slot);
+    }
+    groups.len() * LANES
 }
 
 /// Hash each of `inputs` into the matching `outputs` slot, eight messages
