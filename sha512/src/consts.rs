@@ -63,7 +63,10 @@ pub(crate) const H512_256: [u64; 8] = [
 /// as 128 bits). The block is the same for every such message (a pair of
 /// 64-byte SHA-512 digests), so its whole schedule is a constant: a pair's
 /// second block computes no schedule and adds no round constants.
-#[cfg(all(target_arch = "x86_64", any(feature = "avx2", feature = "avx512")))]
+#[cfg(any(
+    all(target_arch = "x86_64", any(feature = "avx2", feature = "avx512")),
+    all(target_arch = "aarch64", feature = "arm-sha512")
+))]
 pub(crate) const PAD128_WK: [u64; 80] = {
     let mut w = [0u64; 80];
     w[0] = 0x8000_0000_0000_0000;

@@ -31,14 +31,14 @@
 //! those slots.
 
 use core::arch::aarch64::{
-    uint64x2_t, vaddq_u64, vextq_u64, vld1q_u8, vld1q_u64, vreinterpretq_u64_u8, vrev64q_u8, vsha512h2q_u64,
+    uint64x2_t, vaddq_u64, vdupq_n_u64, vextq_u64, vld1q_u8, vld1q_u64, vreinterpretq_u64_u8, vrev64q_u8, vsha512h2q_u64,
     vsha512hq_u64, vsha512su0q_u64, vsha512su1q_u64, vst1q_u64,
 };
 
 use hash_core::typenum::U128;
 use hash_core::{Block, FixedAlgorithm};
 
-use crate::consts::K;
+use crate::consts::{K, PAD128_WK};
 
 /// Streams of the `digest_many` engine.
 const LANES: usize = 2;
@@ -70,10 +70,13 @@ fn load_k(pair: &[u64; 2]) -> uint64x2_t {
 
 /// Compress `blocks` blocks into each `states[j]`, block `n` of stream `j`
 /// being `block_at(j, n)`, the `N` streams interleaved instruction by
-/// instruction.
+/// instruction. With `PAD`, each block is instead the one that pads a
+/// 128-byte message (a pair of SHA-512 digests), whose W + K is the
+/// constant [`PAD128_WK`]: no schedule, and what `block_at` gives is not
+/// read.
 #[inline]
 #[target_feature(enable = "neon,sha3")]
-fn compress_n<'a, const N: usize>(
+fn compress_n<'a, const N: usize, const PAD: bool>(
     states: &mut [[u64; 8]; N],
     blocks: usize,
     block_at: impl Fn(usize, usize) -> &'a [u8; 128],
@@ -89,9 +92,13 @@ fn compress_n<'a, const N: usize>(
         let mut ef: [uint64x2_t; N] = core::array::from_fn(|j| load_state(&states[j], 4));
         let mut gh: [uint64x2_t; N] = core::array::from_fn(|j| load_state(&states[j], 6));
         // W[0..16], two words per vector (§6.4.2 step 1, t < 16).
-        let mut s: [[uint64x2_t; N]; 8] = core::array::from_fn(|i| {
-            core::array::from_fn(|j| load_be(block[j][16 * i..16 * i + 16].try_into().expect("16 bytes")))
-        });
+        let mut s: [[uint64x2_t; N]; 8] = if PAD {
+            [[vdupq_n_u64(0); N]; 8]
+        } else {
+            core::array::from_fn(|i| {
+                core::array::from_fn(|j| load_be(block[j][16 * i..16 * i + 16].try_into().expect("16 bytes")))
+            })
+        };
 
         // Rounds t and t + 1 on message vector `s[$i]`, with the state
         // vectors in the roles ($ab, $cd, $ef, $gh); for t >= 16 the
@@ -99,12 +106,16 @@ fn compress_n<'a, const N: usize>(
         macro_rules! dround {
             ($t:expr, $i:expr, $ab:ident, $cd:ident, $ef:ident, $gh:ident) => {
                 for j in 0..N {
-                    if $t >= 16 {
-                        let x = vsha512su0q_u64(s[$i][j], s[($i + 1) % 8][j]);
-                        let y = vextq_u64::<1>(s[($i + 4) % 8][j], s[($i + 5) % 8][j]);
-                        s[$i][j] = vsha512su1q_u64(x, s[($i + 7) % 8][j], y);
-                    }
-                    let wk = vaddq_u64(s[$i][j], load_k(&[K[$t], K[$t + 1]]));
+                    let wk = if PAD {
+                        load_k(&[PAD128_WK[$t], PAD128_WK[$t + 1]])
+                    } else {
+                        if $t >= 16 {
+                            let x = vsha512su0q_u64(s[$i][j], s[($i + 1) % 8][j]);
+                            let y = vextq_u64::<1>(s[($i + 4) % 8][j], s[($i + 5) % 8][j]);
+                            s[$i][j] = vsha512su1q_u64(x, s[($i + 7) % 8][j], y);
+                        }
+                        vaddq_u64(s[$i][j], load_k(&[K[$t], K[$t + 1]]))
+                    };
                     let sum = vaddq_u64(vextq_u64::<1>(wk, wk), $gh[j]);
                     let t1 = vsha512hq_u64(sum, vextq_u64::<1>($ef[j], $gh[j]), vextq_u64::<1>($cd[j], $ef[j]));
                     // d + T1 before SHA512H2, which overwrites T1's register.
@@ -153,7 +164,7 @@ fn compress_n<'a, const N: usize>(
 #[target_feature(enable = "neon,sha3")]
 pub(super) fn compress(state: &mut [u64; 8], blocks: &[Block<U128>]) {
     let states: &mut [[u64; 8]; 1] = core::array::from_mut(state);
-    compress_n(states, blocks.len(), |_, n| blocks[n][..].try_into().expect("128-byte block"));
+    compress_n::<1, false>(states, blocks.len(), |_, n| blocks[n][..].try_into().expect("128-byte block"));
 }
 
 /// Compress the whole blocks of `data[0]` and `data[1]` (of equal lengths,
@@ -161,7 +172,9 @@ pub(super) fn compress(state: &mut [u64; 8], blocks: &[Block<U128>]) {
 #[target_feature(enable = "neon,sha3")]
 fn compress2(states: &mut [[u64; 8]; LANES], data: [&[u8]; LANES]) {
     assert!(data[0].len() == data[1].len() && data[0].len().is_multiple_of(128), "equal whole blocks");
-    compress_n(states, data[0].len() / 128, |j, n| data[j][n * 128..n * 128 + 128].try_into().expect("128-byte block"));
+    compress_n::<LANES, false>(states, data[0].len() / 128, |j, n| {
+        data[j][n * 128..n * 128 + 128].try_into().expect("128-byte block")
+    });
 }
 
 /// Hash each of `inputs` into the matching slot of `outputs`, two messages
@@ -179,4 +192,33 @@ where
         MIN_ACTIVE,
         |states, data| compress2(states, data),
     );
+}
+
+/// `out[i]` = SHA-512 (from `init`) of `pairs[i]`, a 128-byte message (two
+/// 64-byte nodes): two streams at a time (one for a last pair), the pair's
+/// block with its schedule, then the padding block on its constant W + K.
+#[target_feature(enable = "neon,sha3")]
+pub(super) fn hash_pairs128(init: &[u64; 8], pairs: &[[u8; 128]], out: &mut [[u8; 64]]) {
+    assert_eq!(pairs.len(), out.len(), "hash_pairs128: one output slot per 128-byte message");
+    fn digests<const N: usize>(states: &[[u64; 8]; N], out: &mut [[u8; 64]]) {
+        for (digest, state) in out.iter_mut().zip(states) {
+            for (bytes, word) in digest.chunks_exact_mut(8).zip(state) {
+                bytes.copy_from_slice(&word.to_be_bytes());
+            }
+        }
+    }
+    let mut groups = pairs.chunks_exact(LANES);
+    let mut slots = out.chunks_exact_mut(LANES);
+    for (group, slot) in (&mut groups).zip(&mut slots) {
+        let mut states = [*init; LANES];
+        compress_n::<LANES, false>(&mut states, 1, |j, _| &group[j]);
+        compress_n::<LANES, true>(&mut states, 1, |j, _| &group[j]);
+        digests(&states, slot);
+    }
+    for (pair, slot) in groups.remainder().iter().zip(slots.into_remainder().chunks_exact_mut(1)) {
+        let mut states = [*init];
+        compress_n::<1, false>(&mut states, 1, |_, _| pair);
+        compress_n::<1, true>(&mut states, 1, |_, _| pair);
+        digests(&states, slot);
+    }
 }

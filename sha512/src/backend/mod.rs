@@ -215,8 +215,9 @@ where
 /// (`x86_avx512::hash_pairs128`: the padding block's schedule a constant)
 /// when there are at least as many as the batch engine's lanes, and on the
 /// `avx2` backend five at a time on its five lanes
-/// (`x86_avx2::hash_pairs128`, likewise); the rest, and everything else,
-/// is gathered for `digest_many`'s engines
+/// (`x86_avx2::hash_pairs128`, likewise); on `arm-sha512`, all of them on
+/// two streams of the SHA-512 instructions (`aarch64_sha512::hash_pairs128`,
+/// likewise); the rest, and everything else, is gathered for `digest_many`'s engines
 /// (`hash_core::hash_pairs_gathered`, which checks the lengths and the
 /// backend).
 ///
@@ -250,6 +251,18 @@ where
     } else {
         (nodes, out)
     };
+    #[cfg(all(target_arch = "aarch64", feature = "arm-sha512"))]
+    if N == 64 && backend == Backend::ArmSha512 {
+        // Two streams of the SHA-512 instructions, the padding block's
+        // W + K a constant.
+        hash_core::assert_pairs::<A>(nodes.len(), out.len());
+        let pairs = nodes.as_flattened().as_chunks::<128>().0;
+        let digests = out.as_flattened_mut().as_chunks_mut::<64>().0;
+        backend_checked!(ArmSha512, else unsupported(Backend::ArmSha512), unsafe {
+            aarch64_sha512::hash_pairs128(&A::INIT, pairs, digests)
+        });
+        return;
+    }
     hash_core::hash_pairs_gathered::<A>(backend, nodes, out);
 }
 
