@@ -4,27 +4,14 @@
 //! and every remainder), so that `cargo test -p sha256` (and the runs under
 //! qemu with fewer CPU features) tests each pair engine this build has.
 
-use hash_core::testing;
+use hash_core::testing::{self, Rng};
 use sha256::{Backend, Sha224, Sha256};
-
-/// Bytes from a fixed-seed xorshift generator.
-fn bytes(seed: u64, len: usize) -> Vec<u8> {
-    let mut x = seed | 1;
-    (0..len)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x >> 24) as u8
-        })
-        .collect()
-}
 
 #[test]
 fn pairs_match_digest_on_every_backend() {
     for b in testing::testable_backends::<Backend>("sha256") {
         for pairs in 0..=40usize {
-            let data = bytes(pairs as u64, 64 * pairs);
+            let data = Rng::new(pairs as u64 + 1).bytes(64 * pairs);
             let nodes: Vec<[u8; 32]> = data.chunks_exact(32).map(|c| c.try_into().unwrap()).collect();
             let mut out = vec![[0u8; 32]; pairs];
             Sha256::hash_pairs_with_backend(b, &nodes, &mut out);
@@ -53,7 +40,7 @@ fn pairs_match_digest_on_every_backend() {
 fn one_byte_prefixes_match_digest_on_every_backend() {
     for b in testing::testable_backends::<Backend>("sha256") {
         for count in 0..=40usize {
-            let data = bytes(1000 + count as u64, 64 * count);
+            let data = Rng::new(1000 + count as u64).bytes(64 * count);
             // 64-byte bodies (RFC 9162's nodes), one shorter body among them
             // from 5 on.
             let mut bodies: Vec<&[u8]> = data.chunks_exact(64).collect();

@@ -376,6 +376,22 @@ macro_rules! lane_eight_rounds {
     };
 }
 
+/// The 64 rounds of a block of every lane on its own schedule (the ring
+/// `$w`, W[0..16] loaded), sixteen per pass, so that every index into the
+/// ring is a constant (a loop of eight rounds indexed it with run-time
+/// arithmetic and bounds checks: scalar work on the ports that the vector
+/// operations need), while the loop still fits the decoded µop cache.
+macro_rules! lane_rounds64 {
+    ([$a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident], $ab:ident, $w:ident) => {
+        lane_eight_rounds!([$a, $b, $c, $d, $e, $f, $g, $h], $ab, |i: usize| ring_wk(&mut $w, i));
+        lane_eight_rounds!([$a, $b, $c, $d, $e, $f, $g, $h], $ab, |i: usize| ring_wk(&mut $w, 8 + i));
+        for k in 1..4 {
+            lane_eight_rounds!([$a, $b, $c, $d, $e, $f, $g, $h], $ab, |i: usize| ring_wk(&mut $w, 16 * k + i));
+            lane_eight_rounds!([$a, $b, $c, $d, $e, $f, $g, $h], $ab, |i: usize| ring_wk(&mut $w, 16 * k + 8 + i));
+        }
+    };
+}
+
 /// `W[t] + K[t]` of every lane; for `t >= 16` W[t] first replaces
 /// W[t-16] in the 16-word ring `w` (§6.2.2 step 1).
 #[inline]
@@ -420,17 +436,7 @@ fn compress_lanes(states: &mut [[u32; 8]; LANES], data: [&[u8]; LANES]) {
         let mut w = unsafe { load_words(&lanes, at) };
         let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = v;
         let mut ab = _mm256_xor_si256(b, c);
-        // Sixteen rounds per pass, so that every index into the ring `w`
-        // is a constant (a loop of eight rounds indexed it with run-time
-        // arithmetic and bounds checks: scalar work on the ports that the
-        // vector operations need), while the loop still fits the decoded
-        // µop cache.
-        lane_eight_rounds!([a, b, c, d, e, f, g, h], ab, |i: usize| ring_wk(&mut w, i));
-        lane_eight_rounds!([a, b, c, d, e, f, g, h], ab, |i: usize| ring_wk(&mut w, 8 + i));
-        for k in 1..4 {
-            lane_eight_rounds!([a, b, c, d, e, f, g, h], ab, |i: usize| ring_wk(&mut w, 16 * k + i));
-            lane_eight_rounds!([a, b, c, d, e, f, g, h], ab, |i: usize| ring_wk(&mut w, 16 * k + 8 + i));
-        }
+        lane_rounds64!([a, b, c, d, e, f, g, h], ab, w);
         // Step 4.
         for (x, y) in v.iter_mut().zip([a, b, c, d, e, f, g, h]) {
             *x = _mm256_add_epi32(*x, y);
@@ -457,12 +463,7 @@ fn pairs_lanes(init: &[u32; 8], pairs: &[[u8; 64]; LANES], out: &mut [[u8; 32]; 
     let v0: [__m256i; 8] = core::array::from_fn(|j| _mm256_set1_epi32(init[j] as i32));
     let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = v0;
     let mut ab = _mm256_xor_si256(b, c);
-    lane_eight_rounds!([a, b, c, d, e, f, g, h], ab, |i: usize| ring_wk(&mut w, i));
-    lane_eight_rounds!([a, b, c, d, e, f, g, h], ab, |i: usize| ring_wk(&mut w, 8 + i));
-    for k in 1..4 {
-        lane_eight_rounds!([a, b, c, d, e, f, g, h], ab, |i: usize| ring_wk(&mut w, 16 * k + i));
-        lane_eight_rounds!([a, b, c, d, e, f, g, h], ab, |i: usize| ring_wk(&mut w, 16 * k + 8 + i));
-    }
+    lane_rounds64!([a, b, c, d, e, f, g, h], ab, w);
     // Step 4, then the padding block.
     let v1: [__m256i; 8] = core::array::from_fn(|j| _mm256_add_epi32(v0[j], [a, b, c, d, e, f, g, h][j]));
     [a, b, c, d, e, f, g, h] = v1;
