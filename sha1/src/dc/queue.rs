@@ -133,6 +133,18 @@ impl<const L: usize> CheckQueue<L> {
         self.len == L
     }
 
+    /// `lanes(self, reduced)` over the first `len` queued blocks. The lanes
+    /// past them hold blocks of an earlier flush (already checked: a
+    /// detection there ended that flush's caller, or for the streams set a
+    /// stop no later than theirs); their DVs are cleared first, so the
+    /// lanes spend no steps on them.
+    fn run_lanes(&mut self, len: usize, reduced: u32, lanes: impl FnOnce(&Self, u32) -> u32) -> u32 {
+        for m in &mut self.masks[len..] {
+            *m = 0;
+        }
+        lanes(self, reduced)
+    }
+
     /// Check every queued block and empty the queue, for the `digest_many`
     /// engines, whose `push` indexes are `N * k + i` for stream i's block k:
     /// `lanes` checks the lanes (with reduced-round detection in the lanes
@@ -152,12 +164,8 @@ impl<const L: usize> CheckQueue<L> {
         if len == 0 {
             return;
         }
-        // Lanes past `len` keep stale data with no DV to check.
-        for m in &mut self.masks[len..] {
-            *m = 0;
-        }
         let reduced = (0..len).filter(|&q| sts[self.block[q] % N].reduced).fold(0, |m, q| m | 1 << q);
-        let found = lanes(self, reduced);
+        let found = self.run_lanes(len, reduced, lanes);
         for q in (0..len).filter(|&q| found >> q & 1 == 1) {
             let (k, i) = (self.block[q] / N, self.block[q] % N);
             if k < stop[i] {
@@ -198,11 +206,7 @@ impl<const L: usize> CheckQueue<L> {
             }
             return None;
         }
-        // Lanes past `len` keep stale data with no DV to check.
-        for m in &mut self.masks[len..] {
-            *m = 0;
-        }
-        let found = lanes(self, if reduced { u32::MAX } else { 0 });
+        let found = self.run_lanes(len, if reduced { u32::MAX } else { 0 }, lanes);
         // Lanes hold blocks in the order they were queued.
         (found != 0).then(|| {
             let s = found.trailing_zeros() as usize;
