@@ -241,7 +241,7 @@ fn batch_engine(backend: Backend, messages: usize, mean: usize) -> Engine {
 /// The AVX-512VL message schedule step of `sha-ni-avx512`, for the
 /// collision detection's rounds (`dc::x86`).
 #[cfg(all(target_arch = "x86_64", feature = "shani", feature = "avx512"))]
-pub(crate) use x86_shani::schedule_vl;
+pub(crate) use x86_shani::{plus_e, schedule_vl};
 
 /// The `avx2` backend's pipeline keeping what the collision detection
 /// needs (`dc::x86::process_avx2`).

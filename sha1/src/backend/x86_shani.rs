@@ -201,38 +201,32 @@ fn interleaved<'a, const N: usize>(
     }
 }
 
-/// Compress `blocks` into `state` (one stream), with the message schedule
-/// and the `e` of each group computed on the ordinary vector ALUs with
-/// AVX-512VL (`vprold`, `vpternlogd`, masked `vpaddd` on `xmm`): the SHA
-/// unit runs only the twenty `sha1rnds4` per block.
-///
-/// Why: on Intel cores the SHA unit is throughput-bound, and `sha1msg2`
-/// holds it about as long as a `sha1rnds4` does, so the `sha1msg1`/
-/// `sha1msg2` schedule of [`compress`] delays the `sha1rnds4` chain
-/// (measured on an Intel Xeon, Sapphire Rapids class: 55.8 against 68.5
-/// TSC ticks per block, 1.23x; with a one-instruction `e` it would take
-/// about 47). The path from one group's result through `e` into the group
-/// after next is what remains above the `sha1rnds4` chain: `vprold` and a
-/// masked `vpaddd` take 2 cycles on it, `sha1nexte` 3 (about 2% slower
-/// there). Not measured on AMD cores, whose single stream is bound by the
-/// `sha1rnds4` latency, which leaves room for both paths.
-///
-/// The schedule (FIPS 180-4 §6.1.2 step 1), four words per group in the
-/// layout of [`compress`] (W[t] in dword 3, W[t+3] in dword 0):
-///
-/// * t = 16..31: W[t] = ROTL¹(W[t-3] ⊕ W[t-8] ⊕ W[t-14] ⊕ W[t-16]).
-///   W[t+3] depends on W[t] of the same group: the group is computed with
-///   0 in place of W[t], which leaves ROTL¹(W[t]) missing from W[t+3]; as
-///   W[t] = ROTL¹(y[t]) for the partial sum y[t], the fix is ROTL²(y[t])
-///   moved to W[t+3]'s dword (the approach of OpenSSL's SSSE3/AVX SHA-1).
-/// * t = 32..79: W[t] = ROTL²(W[t-6] ⊕ W[t-16] ⊕ W[t-28] ⊕ W[t-32]):
-///   the recurrence substituted into each of its own four terms (ROTL¹
-///   distributes over ⊕; the terms that appear twice cancel). W[t+3-6] is
-///   in an earlier group, so no group depends on itself.
-///
-/// `e` of group g ≥ 1 is ROTL³⁰ of the `a` two groups back (the value
-/// `sha1nexte` forms) added to W[4g] in dword 3 only: `vprold` and a
-/// masked `vpaddd`.
+/// `w` plus ROTL³⁰ of `prev` in dword 3 only (`k` holds 0b1000): a group's
+/// W + e, `e` the ROTL³⁰ of the `a` two groups back (what `sha1nexte`
+/// forms, §6.1.2 step 3 over four rounds). One `vprold` and one masked
+/// `vpaddd`, in `asm!` because LLVM turns `_mm_mask_add_epi32` into a
+/// `vpaddd` and a `vpblendd`: one more vector instruction per group, which
+/// on an Intel Xeon (model 167, `sha-ni-avx512`, 1 MiB) cost 8-9% of plain
+/// SHA-1's speed and 7% of collision detection's.
+#[cfg(feature = "avx512")]
+#[inline]
+#[target_feature(enable = "avx512f,avx512vl")]
+pub(crate) fn plus_e(w: __m128i, prev: __m128i, k: core::arch::x86_64::__mmask8) -> __m128i {
+    let mut out = w;
+    let r = core::arch::x86_64::_mm_rol_epi32::<30>(prev);
+    // SAFETY: the masked EVEX `vpaddd` on `xmm` needs AVX-512F and
+    // AVX-512VL, this function's target features; it reads and writes
+    // registers only.
+    unsafe {
+        core::arch::asm!(
+            "vpaddd {o}{{{k}}}, {o}, {r}",
+            o = inout(xmm_reg) out, r = in(xmm_reg) r, k = in(kreg) k,
+            options(pure, nomem, nostack, preserves_flags),
+        );
+    }
+    out
+}
+
 /// W[4g..4g+4] into `$w[g]` (W[4g] in dword 3) from the groups before it,
 /// in AVX-512VL (FIPS 180-4 §6.1.2 step 1), in a function with the
 /// `avx512f` and `avx512vl` target features; `$g` from 4 to 19. The two
@@ -270,10 +264,43 @@ macro_rules! schedule_vl {
 #[cfg(feature = "avx512")]
 pub(crate) use schedule_vl;
 
+/// Compress `blocks` into `state` (one stream), with the message schedule
+/// and the `e` of each group computed on the ordinary vector ALUs with
+/// AVX-512VL (`vprold`, `vpternlogd`, masked `vpaddd` on `xmm`): the SHA
+/// unit runs only the twenty `sha1rnds4` per block.
+///
+/// Why: on Intel cores the SHA unit is throughput-bound, and `sha1msg2`
+/// holds it about as long as a `sha1rnds4` does, so the `sha1msg1`/
+/// `sha1msg2` schedule of [`compress`] delays the `sha1rnds4` chain
+/// (measured on an Intel Xeon, Sapphire Rapids class: 55.8 against 68.5
+/// TSC ticks per block, 1.23x; with a one-instruction `e` it would take
+/// about 47). The path from one group's result through `e` into the group
+/// after next is what remains above the `sha1rnds4` chain: `vprold` and a
+/// masked `vpaddd` take 2 cycles on it, `sha1nexte` 3 (about 2% slower
+/// there). Not measured on AMD cores, whose single stream is bound by the
+/// `sha1rnds4` latency, which leaves room for both paths.
+///
+/// The schedule (FIPS 180-4 §6.1.2 step 1), four words per group in the
+/// layout of [`compress`] (W[t] in dword 3, W[t+3] in dword 0):
+///
+/// * t = 16..31: W[t] = ROTL¹(W[t-3] ⊕ W[t-8] ⊕ W[t-14] ⊕ W[t-16]).
+///   W[t+3] depends on W[t] of the same group: the group is computed with
+///   0 in place of W[t], which leaves ROTL¹(W[t]) missing from W[t+3]; as
+///   W[t] = ROTL¹(y[t]) for the partial sum y[t], the fix is ROTL²(y[t])
+///   moved to W[t+3]'s dword (the approach of OpenSSL's SSSE3/AVX SHA-1).
+/// * t = 32..79: W[t] = ROTL²(W[t-6] ⊕ W[t-16] ⊕ W[t-28] ⊕ W[t-32]):
+///   the recurrence substituted into each of its own four terms (ROTL¹
+///   distributes over ⊕; the terms that appear twice cancel). W[t+3-6] is
+///   in an earlier group, so no group depends on itself.
+///
+/// `e` of group g ≥ 1 is ROTL³⁰ of the `a` two groups back (the value
+/// `sha1nexte` forms) added to W[4g] in dword 3 only: `vprold` and a
+/// masked `vpaddd` ([`plus_e`]; written with the intrinsic, LLVM made the
+/// masked add a `vpaddd` and a `vpblendd`: one `xmm` instruction more per
+/// group, and 8-9% slower on an Intel Xeon, model 167).
 #[cfg(feature = "avx512")]
 #[target_feature(enable = "sha,sse2,ssse3,sse4.1,avx512f,avx512vl")]
 pub(crate) fn compress_vl(state: &mut [u32; 5], blocks: &[Block<U64>]) {
-    use core::arch::x86_64::{_mm_mask_add_epi32, _mm_rol_epi32};
     /// The mask of dword 3, where `e` goes.
     const E_DWORD: u8 = 0b1000;
     // Reverses the 16 bytes: big-endian words (§3.1), W[t] in dword 3.
@@ -302,7 +329,7 @@ pub(crate) fn compress_vl(state: &mut [u32; 5], blocks: &[Block<U64>]) {
                 let e = if $g == 0 {
                     _mm_add_epi32(e0, w[0])
                 } else {
-                    _mm_mask_add_epi32(w[$g], E_DWORD, w[$g], _mm_rol_epi32::<30>(prev))
+                    plus_e(w[$g], prev, E_DWORD)
                 };
                 prev = abcd;
                 abcd = _mm_sha1rnds4_epu32::<{ $g / 5 }>(abcd, e);
@@ -346,7 +373,7 @@ pub(crate) fn compress_vl(state: &mut [u32; 5], blocks: &[Block<U64>]) {
         rounds!(19);
         // Step 4: H(i) = H(i-1) + (a, b, c, d, e); e in dword 3, the other
         // dwords of `e0` stay 0.
-        e0 = _mm_mask_add_epi32(e_saved, E_DWORD, e_saved, _mm_rol_epi32::<30>(prev));
+        e0 = plus_e(e_saved, prev, E_DWORD);
         abcd = _mm_add_epi32(abcd, abcd_saved);
     }
     state[0] = _mm_extract_epi32::<3>(abcd) as u32;

@@ -288,7 +288,6 @@ fn rounds_vl(
     w: &mut [u32; 80],
     saved: &mut [__m128i; 4],
 ) -> (__m128i, __m128i) {
-    use core::arch::x86_64::{_mm_mask_add_epi32, _mm_rol_epi32};
     /// The mask of dword 3, where `e` goes.
     const E_DWORD: u8 = 0b1000;
     let bswap = _mm_set_epi64x(0x0001_0203_0405_0607, 0x0809_0a0b_0c0d_0e0f);
@@ -314,11 +313,7 @@ fn rounds_vl(
                 // no alignment requirement.
                 unsafe { _mm_storeu_si128(wg.as_mut_ptr().cast(), _mm_shuffle_epi32::<0b00_01_10_11>(g[$j])) };
             }
-            let e = if $j == 0 {
-                _mm_add_epi32(e0, g[0])
-            } else {
-                _mm_mask_add_epi32(g[$j], E_DWORD, g[$j], _mm_rol_epi32::<30>(prev))
-            };
+            let e = if $j == 0 { _mm_add_epi32(e0, g[0]) } else { crate::backend::plus_e(g[$j], prev, E_DWORD) };
             prev = abcd;
             abcd = _mm_sha1rnds4_epu32::<{ $j / 5 }>(abcd, e);
             if (12..16).contains(&$j) {
@@ -347,7 +342,7 @@ fn rounds_vl(
     group!(18);
     group!(19);
     // Step 4: H(i) = H(i-1) + (a, b, c, d, e), e in dword 3.
-    (_mm_add_epi32(abcd, abcd0), _mm_mask_add_epi32(e0, E_DWORD, e0, _mm_rol_epi32::<30>(prev)))
+    (_mm_add_epi32(abcd, abcd0), crate::backend::plus_e(e0, prev, E_DWORD))
 }
 
 /// The states before steps 58 and 65, from the `abcd` values after
