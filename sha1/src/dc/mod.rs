@@ -47,6 +47,35 @@ macro_rules! ubc_stages {
     }};
 }
 
+/// `$step!(t)` for t = 64 down to 0, unrolled (the lane checks' steps back
+/// from the state before step 65: with `t` a literal, each step's f, K and
+/// difference words are constants, where a loop over `t` chose them with
+/// branches and a division each step; with the expansion unrolled too, a
+/// check of sixteen queued blocks with a DV each takes 219-239 ns instead
+/// of 376 in the AVX-512 lanes, 231-254 instead of 307-337 for eight in
+/// the AVX2 lanes, on an Intel Xeon, model 167).
+#[cfg_attr(not(all(target_arch = "x86_64", any(feature = "shani", feature = "avx2", feature = "avx512"))), allow(unused_macros))]
+#[rustfmt::skip]
+macro_rules! steps_back_from_64 {
+    ($step:ident) => { $step!(64); $step!(63); $step!(62); $step!(61); $step!(60); $step!(59); $step!(58); $step!(57); $step!(56); $step!(55); $step!(54); $step!(53); $step!(52); $step!(51); $step!(50); $step!(49); $step!(48); $step!(47); $step!(46); $step!(45); $step!(44); $step!(43); $step!(42); $step!(41); $step!(40); $step!(39); $step!(38); $step!(37); $step!(36); $step!(35); $step!(34); $step!(33); $step!(32); $step!(31); $step!(30); $step!(29); $step!(28); $step!(27); $step!(26); $step!(25); $step!(24); $step!(23); $step!(22); $step!(21); $step!(20); $step!(19); $step!(18); $step!(17); $step!(16); $step!(15); $step!(14); $step!(13); $step!(12); $step!(11); $step!(10); $step!(9); $step!(8); $step!(7); $step!(6); $step!(5); $step!(4); $step!(3); $step!(2); $step!(1); $step!(0); };
+}
+
+/// `$step!(t)` for t = 58 to 79, unrolled (the lane checks' steps forward
+/// from the state before step 58; see [`steps_back_from_64`]).
+#[cfg_attr(not(all(target_arch = "x86_64", any(feature = "shani", feature = "avx2", feature = "avx512"))), allow(unused_macros))]
+#[rustfmt::skip]
+macro_rules! steps_forward_from_58 {
+    ($step:ident) => { $step!(58); $step!(59); $step!(60); $step!(61); $step!(62); $step!(63); $step!(64); $step!(65); $step!(66); $step!(67); $step!(68); $step!(69); $step!(70); $step!(71); $step!(72); $step!(73); $step!(74); $step!(75); $step!(76); $step!(77); $step!(78); $step!(79); };
+}
+
+/// `$step!(t)` for t = 16 to 79, unrolled (the lane checks' message
+/// expansion, see [`steps_back_from_64`]).
+#[cfg_attr(not(all(target_arch = "x86_64", any(feature = "shani", feature = "avx2", feature = "avx512"))), allow(unused_macros))]
+#[rustfmt::skip]
+macro_rules! steps_16_to_79 {
+    ($step:ident) => { $step!(16); $step!(17); $step!(18); $step!(19); $step!(20); $step!(21); $step!(22); $step!(23); $step!(24); $step!(25); $step!(26); $step!(27); $step!(28); $step!(29); $step!(30); $step!(31); $step!(32); $step!(33); $step!(34); $step!(35); $step!(36); $step!(37); $step!(38); $step!(39); $step!(40); $step!(41); $step!(42); $step!(43); $step!(44); $step!(45); $step!(46); $step!(47); $step!(48); $step!(49); $step!(50); $step!(51); $step!(52); $step!(53); $step!(54); $step!(55); $step!(56); $step!(57); $step!(58); $step!(59); $step!(60); $step!(61); $step!(62); $step!(63); $step!(64); $step!(65); $step!(66); $step!(67); $step!(68); $step!(69); $step!(70); $step!(71); $step!(72); $step!(73); $step!(74); $step!(75); $step!(76); $step!(77); $step!(78); $step!(79); };
+}
+
 mod detect;
 #[rustfmt::skip]
 #[cfg_attr(not(all(target_arch = "x86_64", any(feature = "shani", feature = "avx2"))), allow(dead_code))]

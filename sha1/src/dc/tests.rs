@@ -415,7 +415,42 @@ fn check_queue<const L: usize>(name: &str, lanes: impl Fn(&super::queue::CheckQu
         }
     }
     assert!(found > 0);
+    // `digest_many`'s flushes: streams with and without reduced-round
+    // detection in one queue, each stopping at its first detected block.
+    #[cfg(any(feature = "shani", feature = "avx512"))]
+    let (streams, mixed) = {
+        const N: usize = 4;
+        let (mut streams, mut mixed) = (0, 0);
+        for _ in 0..300 {
+            let mut sts: [super::DcState; N] =
+                core::array::from_fn(|_| super::DcState { reduced: rng.below(2) == 1, ..super::DcState::INIT });
+            let mut q = CheckQueue::<L>::EMPTY;
+            let mut picks: [Vec<&Entry>; N] = Default::default();
+            for _ in 0..1 + rng.below(L - 1) {
+                let i = rng.below(N);
+                let e = if rng.below(4) == 0 { &attack[rng.below(attack.len())] } else { &pool[rng.below(pool.len())] };
+                assert!(!q.push(N * picks[i].len() + i, &e.block, e.mask, e.h, e.next, e.x.s58, e.x.s65));
+                picks[i].push(e);
+            }
+            let (mut live, mut stop) = ([true; N], [usize::MAX; N]);
+            q.flush_streams(&mut sts, &mut live, &mut stop, &lanes);
+            for i in 0..N {
+                let want = picks[i].iter().position(|e| verdict(e, sts[i].reduced));
+                assert_eq!(live[i], want.is_none(), "{name}: stream {i}");
+                if let Some(k) = want {
+                    assert_eq!((stop[i], sts[i].ihv), (k, picks[i][k].h), "{name}: stream {i}");
+                    streams += 1;
+                }
+            }
+            mixed += usize::from(sts.iter().any(|s| s.reduced) && sts.iter().any(|s| !s.reduced));
+        }
+        assert!(streams > 0 && mixed > 0);
+        (streams, mixed)
+    };
+    #[cfg(not(any(feature = "shani", feature = "avx512")))]
+    let (streams, mixed) = (0, 0);
     testing::say(format_args!(
-        "sha1dc: {name} check queue ({L} lanes) on {queues} queues ({found} with a detection), as detect::check"
+        "sha1dc: {name} check queue ({L} lanes) on {queues} queues ({found} with a detection), and {mixed} flushes \
+         of streams with and without reduced-round detection ({streams} stops), as detect::check"
     ));
 }

@@ -815,35 +815,48 @@ pub(crate) fn check_queued8(q: &CheckQueue<8>, reduced: u32) -> u32 {
         for (mt, row) in m2.iter_mut().zip(&m16) {
             *mt = load8(row);
         }
-        for t in 16..80 {
-            let x = _mm256_xor_si256(_mm256_xor_si256(m2[t - 3], m2[t - 8]), _mm256_xor_si256(m2[t - 14], m2[t - 16]));
-            m2[t] = rol!(x, 1);
+        // FIPS 180-4 §6.1.2 step 1.
+        macro_rules! expand {
+            ($t:literal) => {
+                let x = _mm256_xor_si256(
+                    _mm256_xor_si256(m2[$t - 3], m2[$t - 8]),
+                    _mm256_xor_si256(m2[$t - 14], m2[$t - 16]),
+                );
+                m2[$t] = rol!(x, 1);
+            };
         }
+        steps_16_to_79!(expand);
         let wk = |t: usize| _mm256_add_epi32(m2[t], _mm256_set1_epi32(K[t / 20] as i32));
         // Backward from step 65 (the lanes whose DV starts at 58 take
         // their state there) to 0: the state before step t from the state
         // after it.
         let [mut a, mut b, mut c, mut d, mut e] = s65;
-        for t in (0..65).rev() {
-            if t == 57 {
-                [a, b, c, d, e] = core::array::from_fn(|j| _mm256_blendv_epi8([a, b, c, d, e][j], s58[j], from58));
-            }
-            let (pa, pb, pc, pd) = (b, rol!(c, 2), d, e);
-            let x = _mm256_add_epi32(rol!(pa, 5), f(t, pb, pc, pd));
-            let pe = _mm256_sub_epi32(_mm256_sub_epi32(a, x), wk(t));
-            [a, b, c, d, e] = [pa, pb, pc, pd, pe];
+        macro_rules! back {
+            ($t:literal) => {
+                if $t == 57 {
+                    [a, b, c, d, e] = core::array::from_fn(|j| _mm256_blendv_epi8([a, b, c, d, e][j], s58[j], from58));
+                }
+                let (pa, pb, pc, pd) = (b, rol!(c, 2), d, e);
+                let x = _mm256_add_epi32(rol!(pa, 5), f($t, pb, pc, pd));
+                let pe = _mm256_sub_epi32(_mm256_sub_epi32(a, x), wk($t));
+                [a, b, c, d, e] = [pa, pb, pc, pd, pe];
+            };
         }
+        steps_back_from_64!(back);
         let back = [a, b, c, d, e];
         // Forward from step 58 (the lanes whose DV starts at 65 take their
         // state there) to 80.
         [a, b, c, d, e] = s58;
-        for t in 58..80 {
-            if t == 65 {
-                [a, b, c, d, e] = core::array::from_fn(|j| _mm256_blendv_epi8(s65[j], [a, b, c, d, e][j], from58));
-            }
-            let x = _mm256_add_epi32(_mm256_add_epi32(rol!(a, 5), f(t, b, c, d)), _mm256_add_epi32(e, wk(t)));
-            [a, b, c, d, e] = [x, a, rol!(b, 30), c, d];
+        macro_rules! forward {
+            ($t:literal) => {
+                if $t == 65 {
+                    [a, b, c, d, e] = core::array::from_fn(|j| _mm256_blendv_epi8(s65[j], [a, b, c, d, e][j], from58));
+                }
+                let x = _mm256_add_epi32(_mm256_add_epi32(rol!(a, 5), f($t, b, c, d)), _mm256_add_epi32(e, wk($t)));
+                [a, b, c, d, e] = [x, a, rol!(b, 30), c, d];
+            };
         }
+        steps_forward_from_58!(forward);
         let ones = _mm256_set1_epi32(-1);
         let (mut out_eq, mut in_eq) = (ones, ones);
         for (j, v) in [a, b, c, d, e].into_iter().enumerate() {

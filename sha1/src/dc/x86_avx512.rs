@@ -243,44 +243,53 @@ fn check_lanes(
             return found;
         }
         let index = load16(&index);
-        // W XOR the lane's DV difference, W + K folded per step below.
-        let m2: [__m512i; 80] = core::array::from_fn(|t| {
-            let dm = _mm512_permutex2var_epi32(load16(&DM_BY_WORD[t][..16]), index, load16(&DM_BY_WORD[t][16..]));
-            _mm512_xor_si512(w[t], dm)
-        });
         let f = |t: usize, b: __m512i, c: __m512i, d: __m512i| match t / 20 {
             0 => _mm512_ternarylogic_epi32::<CHOOSE>(b, c, d),
             2 => _mm512_ternarylogic_epi32::<MAJORITY>(b, c, d),
             _ => _mm512_ternarylogic_epi32::<XOR3>(b, c, d),
         };
-        let wk = |t: usize| _mm512_add_epi32(m2[t], _mm512_set1_epi32(K[t / 20] as i32));
+        // W XOR the lane's DV difference, plus K (each step's own, off the
+        // steps' dependency chain).
+        let wk = |t: usize| {
+            let dm = _mm512_permutex2var_epi32(load16(&DM_BY_WORD[t][..16]), index, load16(&DM_BY_WORD[t][16..]));
+            _mm512_add_epi32(_mm512_xor_si512(w[t], dm), _mm512_set1_epi32(K[t / 20] as i32))
+        };
         // Backward from step 65 (the lanes whose DV starts at 58 take
         // their state there) to 0: the state before step t from the state
         // after it.
         let [mut a, mut b, mut c, mut d, mut e] = *s65;
-        for t in (0..65).rev() {
-            if t == 57 {
-                // The state before step 58 is the one we hold now.
-                [a, b, c, d, e] = core::array::from_fn(|j| _mm512_mask_blend_epi32(from58, [a, b, c, d, e][j], s58[j]));
-            }
-            let (pa, pb, pc, pd) = (b, _mm512_ror_epi32::<30>(c), d, e);
-            let x = _mm512_add_epi32(_mm512_rol_epi32::<5>(pa), f(t, pb, pc, pd));
-            let pe = _mm512_sub_epi32(_mm512_sub_epi32(a, x), wk(t));
-            [a, b, c, d, e] = [pa, pb, pc, pd, pe];
+        macro_rules! back {
+            ($t:literal) => {
+                if $t == 57 {
+                    // The state before step 58 is the one we hold now.
+                    [a, b, c, d, e] =
+                        core::array::from_fn(|j| _mm512_mask_blend_epi32(from58, [a, b, c, d, e][j], s58[j]));
+                }
+                let (pa, pb, pc, pd) = (b, _mm512_ror_epi32::<30>(c), d, e);
+                let x = _mm512_add_epi32(_mm512_rol_epi32::<5>(pa), f($t, pb, pc, pd));
+                let pe = _mm512_sub_epi32(_mm512_sub_epi32(a, x), wk($t));
+                [a, b, c, d, e] = [pa, pb, pc, pd, pe];
+            };
         }
+        steps_back_from_64!(back);
         let back = [a, b, c, d, e];
         // Forward from step 58 (the lanes whose DV starts at 65 take their
         // state there) to 80.
         [a, b, c, d, e] = *s58;
-        for t in 58..80 {
-            if t == 65 {
-                [a, b, c, d, e] =
-                    core::array::from_fn(|j| _mm512_mask_blend_epi32(!from58, [a, b, c, d, e][j], s65[j]));
-            }
-            let x =
-                _mm512_add_epi32(_mm512_add_epi32(_mm512_rol_epi32::<5>(a), f(t, b, c, d)), _mm512_add_epi32(e, wk(t)));
-            [a, b, c, d, e] = [x, a, _mm512_rol_epi32::<30>(b), c, d];
+        macro_rules! forward {
+            ($t:literal) => {
+                if $t == 65 {
+                    [a, b, c, d, e] =
+                        core::array::from_fn(|j| _mm512_mask_blend_epi32(!from58, [a, b, c, d, e][j], s65[j]));
+                }
+                let x = _mm512_add_epi32(
+                    _mm512_add_epi32(_mm512_rol_epi32::<5>(a), f($t, b, c, d)),
+                    _mm512_add_epi32(e, wk($t)),
+                );
+                [a, b, c, d, e] = [x, a, _mm512_rol_epi32::<30>(b), c, d];
+            };
         }
+        steps_forward_from_58!(forward);
         let mut out_eq: __mmask16 = busy;
         let mut in_eq: __mmask16 = busy & reduced;
         for (j, v) in [a, b, c, d, e].into_iter().enumerate() {
@@ -387,10 +396,13 @@ pub(crate) fn check_queued(q: &CheckQueue<LANES>, reduced: u32) -> u32 {
         *wt = load16(row);
     }
     // FIPS 180-4 §6.1.2 step 1.
-    for t in 16..80 {
-        let x = _mm512_ternarylogic_epi32::<XOR3>(w[t - 3], w[t - 8], w[t - 14]);
-        w[t] = _mm512_rol_epi32::<1>(_mm512_xor_si512(x, w[t - 16]));
+    macro_rules! expand {
+        ($t:literal) => {
+            let x = _mm512_ternarylogic_epi32::<XOR3>(w[$t - 3], w[$t - 8], w[$t - 14]);
+            w[$t] = _mm512_rol_epi32::<1>(_mm512_xor_si512(x, w[$t - 16]));
+        };
     }
+    steps_16_to_79!(expand);
     let vectors = |v: &[[u32; LANES]; 5]| -> [__m512i; 5] { core::array::from_fn(|j| load16(&v[j])) };
     let (h, next) = (vectors(&q.h), vectors(&q.next));
     let (s58, s65) = (vectors(&q.s58), vectors(&q.s65));
