@@ -231,6 +231,36 @@ fn no_false_positive_on_a_million_random_blocks() {
     testing::say(format_args!("sha1dc: 10^6 random blocks per backend, no collision reported"));
 }
 
+/// The one-shot `digest`, which reads the whole blocks from its input and
+/// keeps no buffer, gives what the hasher gives at every length around the
+/// block and padding boundaries, and on the attack files with up to a block
+/// more after them.
+#[test]
+fn digest_matches_the_hasher() {
+    let mut rng = Rng::new(11);
+    let data = rng.bytes(300);
+    let hasher = |input: &[u8]| {
+        let mut h = Sha1Dc::new();
+        h.update(input);
+        h.finalize()
+    };
+    for len in 0..=300 {
+        let input = &data[..len];
+        assert_eq!(Sha1Dc::digest(input), hasher(input), "{len} bytes");
+        assert_eq!(Sha1Dc::digest(input), Ok(Sha1::digest(input)), "{len} bytes");
+    }
+    let mut attacks = 0;
+    for (name, f) in files() {
+        for more in [0, 1, 55, 56, 63, 64] {
+            let input = [&f[..], &data[..more]].concat();
+            let got = Sha1Dc::digest(&input);
+            assert_eq!(got, hasher(&input), "{name} and {more} bytes");
+            attacks += usize::from(got.is_err());
+        }
+    }
+    assert!(attacks > 0);
+}
+
 /// `digest_many` gives what `digest` gives, collisions included.
 #[test]
 fn digest_many_matches_digest() {

@@ -282,6 +282,24 @@ fn settle<'a>(
     rest
 }
 
+/// The last bytes of a message of `total` bytes (a whole block at most),
+/// 0x80, zeros and the message's length in bits, 64 bits big-endian, in one
+/// or two blocks (FIPS 180-4 §5.1.1): the blocks, and how many.
+fn padded(last: &[u8], total: u64) -> ([[u8; 64]; 2], usize) {
+    let pos = last.len();
+    assert!(pos <= 64, "a block at most");
+    let mut tail = [[0u8; 64]; 2];
+    let n = if pos + 9 <= 64 { 1 } else { 2 };
+    tail[0][..pos].copy_from_slice(last);
+    if pos < 64 {
+        tail[0][pos] = 0x80;
+    } else {
+        tail[1][0] = 0x80;
+    }
+    tail[n - 1][56..].copy_from_slice(&total.wrapping_mul(8).to_be_bytes());
+    (tail, n)
+}
+
 /// The digest bytes of a chaining value (FIPS 180-4 §6.1.2).
 fn to_bytes(h: &[u32; 5]) -> [u8; 20] {
     let mut out = [0u8; 20];
@@ -497,19 +515,7 @@ impl Sha1Dc {
 
     /// Pad, compress the last block(s) and return the final state.
     fn finish(&mut self) -> &DcState {
-        let bits = self.total.wrapping_mul(8);
-        let mut tail = [[0u8; 64]; 2];
-        let pos = self.pos;
-        // The buffered bytes (a whole block at most), 0x80, zeros, and the
-        // 64-bit length in one or two blocks (FIPS 180-4 §5.1.1).
-        let n = if pos + 9 <= 64 { 1 } else { 2 };
-        tail[0][..pos].copy_from_slice(&self.buffer[..pos]);
-        if pos < 64 {
-            tail[0][pos] = 0x80;
-        } else {
-            tail[1][0] = 0x80;
-        }
-        tail[n - 1][56..].copy_from_slice(&bits.to_be_bytes());
+        let (tail, n) = padded(&self.buffer[..self.pos], self.total);
         process(self.backend, &mut self.state, &tail[..n]);
         self.pos = 0;
         &self.state
@@ -545,10 +551,22 @@ impl Sha1Dc {
     }
 
     /// The SHA-1 of `data`, or the [`Collision`] detected in it.
+    ///
+    /// As [`Sha1Dc::update`] and [`Sha1Dc::finalize`] would, without the
+    /// hasher's buffer: the whole blocks straight from `data`, the last one
+    /// (when no partial block follows it) with the padding.
     pub fn digest(data: &[u8]) -> Result<[u8; 20], Collision> {
-        let mut h = Self::new();
-        h.update(data);
-        h.finalize()
+        let backend = Backend::detect();
+        let mut st = DcState::INIT;
+        let (blocks, rest) = data.as_chunks::<64>();
+        let (blocks, last) = match blocks.split_last() {
+            Some((last, init)) if rest.is_empty() => (init, &last[..]),
+            _ => (blocks, rest),
+        };
+        process(backend, &mut st, blocks);
+        let (tail, n) = padded(last, data.len() as u64);
+        process(backend, &mut st, &tail[..n]);
+        result(&st)
     }
 
     /// [`Sha1Dc::digest`] of each of `inputs` into the matching `outputs`
