@@ -24,7 +24,7 @@ use host::{cpu_model, git_commit, lock_versions, utc_now};
 use measure::measure;
 use options::{Options, parse_args};
 use peers::{LeftOut, PeerCargo, build_peers};
-use results::{AlgoName, Many, Merkle, Results, Single, Uneven, rate_label, size_label};
+use results::{AlgoName, Dc, Many, Merkle, Results, Single, Uneven, rate_label, size_label};
 use std::path::Path;
 use std::time::Instant;
 
@@ -47,7 +47,12 @@ options:
                    Sha256::hash_pairs over 1024 pairs beside hashtree-rs,
                    tape-sha256 and our digest_many, and the RFC 9162 root of
                    2^20 64-byte leaves (2^16 with --quick) beside rs_merkle;
-                   `--algo merkle` alone times that section only
+                   `--algo merkle` alone times that section only; `sha1dc`
+                   adds the SHA-1 collision detection section (likewise not
+                   in the default set): our Sha1Dc at 64 B to 64 KiB beside
+                   our Sha1, sha1dc, sha1-checked and sha1collisiondetection,
+                   and Sha1Dc::digest_many beside Sha1::digest_many over
+                   64 x 8 KiB
   --size LIST      message sizes in bytes; K/KiB and M/MiB suffixes allowed
                    (default: 16,64,256,1K,8K,16K,1M; --quick: 16,64,1K,8K)
   --backend LIST   only these backends of our crates (e.g. portable,sha-ni);

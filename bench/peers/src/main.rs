@@ -32,6 +32,7 @@
 //! many    <algorithm> <label> <baseline 0|1> <messages> <bytes each> <median ns> <min ns> <max ns> <rounds> <engine>
 //! uneven  <algorithm> <label> <messages> <total bytes> <median ns> <min ns> <equal median ns> <equal min ns> <rounds> <engine>
 //! merkle  pairs|root|pairs:<algorithm> <label> <baseline 0|1> <pairs or leaves> <median ns> <min ns> <max ns> <rounds>
+//! dc      one|many <label> <baseline 0|1> <messages> <bytes each> <median ns> <min ns> <max ns> <rounds>
 //! done
 //! ```
 //!
@@ -43,6 +44,10 @@
 //!
 //! `merkle` lines (`--merkle PAIRS,LEAVES`, the report's Merkle section)
 //! time one level of SHA-256 pairs and an RFC 9162 root; see `merkle.rs`.
+//!
+//! `dc` lines (`--dc SIZES`, the report's SHA-1 collision detection
+//! section) time our `Sha1Dc` beside `sha1dc`, `sha1-checked`,
+//! `sha1collisiondetection` and our plain `Sha1`; see `dc.rs`.
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -53,7 +58,8 @@ use bench::{ALGOS, Algo, ManySubject, Subject, message};
 use hashes_peers::peers;
 
 const USAGE: &str = "usage: peers [--algo A,B|all|none] [--size N,M] [--backend B,C] [--rounds N] [--round-ms MS]
-             [--many COUNTxBYTES,...|none] [--uneven COUNTxBYTES|none] [--merkle PAIRS,LEAVES|none] [--info]
+             [--many COUNTxBYTES,...|none] [--uneven COUNTxBYTES|none] [--merkle PAIRS,LEAVES|none]
+             [--dc BYTES,...|none] [--info]
 
 Normally run by `cargo xtask bench`, which builds this program, reads its
 tab-separated output and writes target/speed-report/.";
@@ -68,6 +74,8 @@ struct Options {
     uneven: Option<(usize, usize)>,
     /// The Merkle section: pairs in one level, leaves in the tree.
     merkle: Option<(usize, usize)>,
+    /// The SHA-1 collision detection section: its message sizes.
+    dc: Vec<usize>,
     info_only: bool,
 }
 
@@ -90,6 +98,7 @@ fn parse_args(args: &[String]) -> Result<Options, String> {
         many: vec![(2, 16), (8, 256), (64, 64), (64, 1024), (64, 8192)],
         uneven: Some((64, 8192)),
         merkle: None,
+        dc: Vec::new(),
         info_only: false,
     };
     let mut it = args.iter();
@@ -143,12 +152,20 @@ fn parse_args(args: &[String]) -> Result<Options, String> {
                     Some(p.zip(l).ok_or_else(|| format!("bad --merkle `{v}`: PAIRS,LEAVES"))?)
                 };
             }
+            "--dc" => {
+                let v = value()?;
+                o.dc = if v == "none" {
+                    Vec::new()
+                } else {
+                    parse_list(v, "collision detection size", |s| s.parse().ok().filter(|&n| n > 0))?
+                };
+            }
             "--info" => o.info_only = true,
             "-h" | "--help" => return Err(String::new()),
             other => return Err(format!("unknown option `{other}`")),
         }
     }
-    if (o.algos.is_empty() && o.merkle.is_none()) || o.sizes.is_empty() {
+    if (o.algos.is_empty() && o.merkle.is_none() && o.dc.is_empty()) || o.sizes.is_empty() {
         return Err("nothing to measure".into());
     }
     // Batches compare with our picked backend one by one, which may be SHA-NI.
@@ -156,6 +173,7 @@ fn parse_args(args: &[String]) -> Result<Options, String> {
         o.many.clear();
         o.uneven = None;
         o.merkle = None;
+        o.dc.clear();
     }
     Ok(o)
 }
@@ -169,6 +187,7 @@ macro_rules! emit {
         let _ = out.flush();
     }};
 }
+mod dc;
 mod merkle;
 
 fn cpu_features() -> Vec<&'static str> {
@@ -401,7 +420,8 @@ fn run(o: &Options) -> Result<(), String> {
                 + usize::from(o.uneven.is_some() && m.iter().any(|m| m.detected))
         })
         .sum::<usize>()
-        + o.merkle.map_or(0, |_| merkle::plan());
+        + o.merkle.map_or(0, |_| merkle::plan())
+        + if o.dc.is_empty() { 0 } else { dc::plan(&o.dc) };
     emit!("plan", total);
 
     let mut n = 0;
@@ -472,6 +492,9 @@ fn run(o: &Options) -> Result<(), String> {
     }
     if let Some((pairs, leaves)) = o.merkle {
         merkle::run(pairs, leaves, o.rounds, o.round, &mut n);
+    }
+    if !o.dc.is_empty() {
+        dc::run(&o.dc, o.rounds, o.round, &mut n);
     }
     emit!("done");
     Ok(())

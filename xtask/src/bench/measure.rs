@@ -47,6 +47,9 @@ pub(super) fn measure(
     if o.merkle {
         cmd.arg("--merkle").arg(format!("{},{}", super::options::MERKLE_PAIRS, o.merkle_leaves()));
     }
+    if o.dc {
+        cmd.arg("--dc").arg(super::options::DC_SIZES);
+    }
     cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
     let mut child = cmd.spawn().map_err(|e| format!("cannot run cargo: {e}"))?;
     let stderr = child.stderr.take();

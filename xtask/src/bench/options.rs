@@ -42,7 +42,15 @@ pub(crate) struct Options {
     /// The Merkle section (`--algo merkle`): SHA-256 pairs and an RFC 9162
     /// root, beside hashtree, tape-sha256 and rs_merkle.
     pub(crate) merkle: bool,
+    /// The SHA-1 collision detection section (`--algo sha1dc`): our
+    /// `Sha1Dc` beside `sha1dc`, `sha1-checked`, `sha1collisiondetection`
+    /// and our plain `Sha1`.
+    pub(crate) dc: bool,
 }
+
+/// Message sizes of the collision detection section (one message at a
+/// time; the batch is 64 x 8 KiB).
+pub(crate) const DC_SIZES: &str = "64,1024,8192,65536";
 
 /// Pairs in the Merkle section's level (1024 pairs of 32-byte nodes).
 pub(crate) const MERKLE_PAIRS: usize = 1024;
@@ -93,6 +101,7 @@ pub(crate) fn parse_args(args: &[String]) -> Result<Options, String> {
         best: false,
         no_shani: false,
         merkle: false,
+        dc: false,
     };
     let mut it = args.iter();
     while let Some(arg) = it.next() {
@@ -120,10 +129,14 @@ pub(crate) fn parse_args(args: &[String]) -> Result<Options, String> {
                 if list.is_empty() {
                     return Err("`--algo` needs at least one algorithm".into());
                 }
-                // `merkle` is a section of its own, not an algorithm.
+                // `merkle` and `sha1dc` are sections of their own, not
+                // algorithms.
                 let before = list.len();
                 list.retain(|a| a != "merkle");
                 o.merkle = list.len() < before;
+                let before = list.len();
+                list.retain(|a| a != "sha1dc");
+                o.dc = list.len() < before;
                 if list.is_empty() {
                     o.algos = Some(Vec::new());
                 } else if list.iter().any(|a| a == "all") {
@@ -225,6 +238,12 @@ mod tests {
         let o = parse_args(&args("--quick --algo sha256,merkle")).unwrap();
         assert_eq!((o.merkle, o.merkle_leaves(), o.algos), (true, 1 << 16, Some(vec!["sha256".to_string()])));
         assert!(!parse_args(&args("--algo all")).unwrap().merkle);
+        // `sha1dc` likewise.
+        let o = parse_args(&args("--algo sha1dc")).unwrap();
+        assert_eq!((o.dc, o.merkle, o.algos), (true, false, Some(vec![])));
+        let o = parse_args(&args("--algo sha1,sha1dc,merkle")).unwrap();
+        assert_eq!((o.dc, o.merkle, o.algos), (true, true, Some(vec!["sha1".to_string()])));
+        assert!(!parse_args(&args("--algo all")).unwrap().dc);
         assert_eq!(parse_args(&args("--help")).unwrap_err(), "");
     }
 }

@@ -26,6 +26,7 @@ const PARTS: &[(&str, &str, &str)] = &[
     ("hashtree", "hashtree-rs (prysm's hashtree, built with make and cc)", "hashtree-rs"),
     ("tape", "tape-sha256", "tape-sha256"),
     ("rs-merkle", "rs_merkle on sha2 0.10", "rs_merkle"),
+    ("sha1dc", "our Sha1Dc beside sha1dc, sha1-checked and sha1collisiondetection", ""),
 ];
 
 /// A part of `bench/peers` that did not build.

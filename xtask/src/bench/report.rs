@@ -6,7 +6,7 @@ use super::{LeftOut, Options, Results, Single, rate_label, size_label};
 
 mod batches;
 
-use batches::{batches, merkle, uneven_batches};
+use batches::{batches, collision_detection, merkle, uneven_batches};
 
 /// How the run went, beside the results.
 pub(crate) struct Context {
@@ -195,6 +195,7 @@ pub(crate) fn render(r: &Results, c: &Context, plots: &[String]) -> String {
     batches(w, r);
     uneven_batches(w, r);
     merkle(w, r);
+    collision_detection(w, r);
     left_out(w, r, c);
     out
 }

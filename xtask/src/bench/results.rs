@@ -128,6 +128,28 @@ pub(crate) struct Merkle {
     pub(crate) min: f64,
 }
 
+/// A collision-detection timing (`dc` lines): `messages` messages of
+/// `size` bytes, one at a time (`case` `one`, one message) or as a batch
+/// (`many`).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Dc {
+    pub(crate) case: String,
+    pub(crate) label: String,
+    pub(crate) baseline: bool,
+    pub(crate) messages: usize,
+    pub(crate) size: usize,
+    /// Median nanoseconds per message (`one`) or per batch (`many`).
+    pub(crate) ns: f64,
+    pub(crate) min: f64,
+}
+
+impl Dc {
+    /// Bytes per second.
+    pub(crate) fn rate(&self) -> f64 {
+        (self.messages * self.size) as f64 * 1e9 / self.ns
+    }
+}
+
 /// Everything the measuring program said.
 #[derive(Debug, Default)]
 pub(crate) struct Results {
@@ -142,6 +164,7 @@ pub(crate) struct Results {
     pub(crate) manys: Vec<Many>,
     pub(crate) unevens: Vec<Uneven>,
     pub(crate) merkles: Vec<Merkle>,
+    pub(crate) dcs: Vec<Dc>,
 }
 
 impl Results {
@@ -206,6 +229,15 @@ impl Results {
                 ns: num(ns),
                 min: num(min),
             }),
+            ["dc", case, label, baseline, messages, size, ns, min, _, _] => self.dcs.push(Dc {
+                case: s(case),
+                label: s(label),
+                baseline: baseline == "1",
+                messages: int(messages),
+                size: int(size),
+                ns: num(ns),
+                min: num(min),
+            }),
             _ => {}
         }
     }
@@ -226,6 +258,9 @@ impl Results {
         }
         for m in &mut self.merkles {
             m.ns = m.min;
+        }
+        for d in &mut self.dcs {
+            d.ns = d.min;
         }
     }
 }
@@ -305,9 +340,24 @@ mod tests {
             "9",
         ]);
         assert_eq!((r.merkles[0].case.as_str(), r.merkles[0].items, r.merkles[0].baseline), ("pairs", 1024, true));
+        r.parse_line(&[
+            "dc",
+            "many",
+            "ours Sha1Dc::digest_many (sha-ni)",
+            "1",
+            "64",
+            "8192",
+            "200000",
+            "190000",
+            "0",
+            "9",
+        ]);
+        let d = &r.dcs[0];
+        assert_eq!((d.case.as_str(), d.baseline, d.messages, d.size), ("many", true, 64, 8192));
+        assert!((d.rate() - 64.0 * 8192.0 * 1e9 / 200000.0).abs() < 1.0);
         r.use_fastest_round();
         assert_eq!((r.unevens[0].ns, r.unevens[0].equal_ns), (45000.0, 39000.0));
-        assert_eq!(r.merkles[0].ns, 38000.0);
+        assert_eq!((r.merkles[0].ns, r.dcs[0].ns), (38000.0, 190000.0));
     }
 
     #[test]

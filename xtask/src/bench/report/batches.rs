@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use super::super::{Many, Merkle, Results, Uneven, rate_label, size_label};
+use super::super::{Dc, Many, Merkle, Results, Uneven, rate_label, size_label};
 
 pub(super) fn batches(w: &mut String, r: &Results) {
     if r.manys.is_empty() {
@@ -156,6 +156,77 @@ pub(super) fn merkle(w: &mut String, r: &Results) {
     let _ = writeln!(w);
 }
 
+/// The SHA-1 collision detection section (`--algo sha1dc`): our `Sha1Dc`
+/// one message at a time beside the other ways at each size, and
+/// `Sha1Dc::digest_many` beside `Sha1::digest_many`; each cell is the way's
+/// throughput and `Sha1Dc`'s over it (above 1.00x `Sha1Dc` is faster; the
+/// plain SHA-1 rows say what detection costs).
+pub(super) fn collision_detection(w: &mut String, r: &Results) {
+    if r.dcs.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        w,
+        "## SHA-1 collision detection
+"
+    );
+    let _ = writeln!(
+        w,
+        "Our `Sha1Dc` (SHA-1 with the reference's collision detection) beside our plain `Sha1` and the crates \
+         with collision detection, on pseudo-random messages (about one block in twenty passes the filter to the \
+         costly check). Every way's digests were compared with SHA-1 before timing. Each cell: the way's \
+         throughput, and `Sha1Dc`'s over it in brackets (above 1.00x `Sha1Dc` is faster; below, on the plain \
+         SHA-1 rows, what detection costs).\n"
+    );
+    for (case, title) in [("one", "one message at a time"), ("many", "`digest_many`")] {
+        let rows: Vec<&Dc> = r.dcs.iter().filter(|d| d.case == case).collect();
+        if rows.is_empty() {
+            continue;
+        }
+        // Columns: the message shapes, in the order measured.
+        let mut shapes: Vec<(usize, usize)> = Vec::new();
+        for d in &rows {
+            if !shapes.contains(&(d.messages, d.size)) {
+                shapes.push((d.messages, d.size));
+            }
+        }
+        let mut labels: Vec<(&str, bool)> = Vec::new();
+        for d in &rows {
+            if !labels.iter().any(|(l, _)| *l == d.label) {
+                labels.push((&d.label, d.baseline));
+            }
+        }
+        let _ = writeln!(
+            w,
+            "{title}:
+"
+        );
+        let head: Vec<String> = shapes
+            .iter()
+            .map(|&(n, size)| if n == 1 { size_label(size) } else { format!("{n} x {}", size_label(size)) })
+            .collect();
+        let _ = writeln!(w, "| way | {} |", head.join(" | "));
+        let _ = writeln!(w, "|---|{}", "---:|".repeat(shapes.len()));
+        for (label, baseline) in labels {
+            let cells: Vec<String> = shapes
+                .iter()
+                .map(|&shape| {
+                    let at = |d: &&Dc| (d.messages, d.size) == shape;
+                    let this = rows.iter().find(|d| at(d) && d.label == label);
+                    let ours = rows.iter().find(|d| at(d) && d.baseline);
+                    match (this, ours) {
+                        (Some(t), Some(o)) => format!("{} ({:.2}x)", rate_label(t.rate()), o.rate() / t.rate()),
+                        (Some(t), None) => rate_label(t.rate()),
+                        _ => "–".into(),
+                    }
+                })
+                .collect();
+            let _ = writeln!(w, "| {label}{} | {} |", if baseline { " *" } else { "" }, cells.join(" | "));
+        }
+        let _ = writeln!(w);
+    }
+}
+
 fn merkle_header(case: &str) -> &'static str {
     if case == "pairs" {
         "| how | per level | per pair | ours ÷ this |"
@@ -232,6 +303,43 @@ mod tests {
         assert!(w.contains("| SHA3-256 | peer | 3.1 µs | 3.0 ns/pair | 1.50x |"), "{w}");
         assert!(!w.contains("one level,"), "no SHA-256 rows, no SHA-256 table: {w}");
         assert_eq!(time_label(182e6), "182.0 ms");
+    }
+
+    #[test]
+    fn collision_detection_cells_give_sha1dc_over_each_way() {
+        let d = |case: &str, label: &str, baseline: bool, messages: usize, size: usize, ns: f64| Dc {
+            case: case.into(),
+            label: label.into(),
+            baseline,
+            messages,
+            size,
+            ns,
+            min: ns,
+        };
+        let r = Results {
+            dcs: vec![
+                d("one", "ours Sha1Dc (sha-ni)", true, 1, 1024, 1024.0),
+                d("one", "ours Sha1 (sha-ni)", false, 1, 1024, 512.0),
+                d("one", "sha1dc 0.1", false, 1, 1024, 2048.0),
+                d("one", "ours Sha1Dc (sha-ni)", true, 1, 64, 100.0),
+                d("one", "sha1dc 0.1", false, 1, 64, 120.0),
+                d("many", "ours Sha1Dc::digest_many", true, 64, 8192, 262_144.0),
+                d("many", "ours Sha1::digest_many", false, 64, 8192, 131_072.0),
+            ],
+            ..Results::default()
+        };
+        let mut w = String::new();
+        collision_detection(&mut w, &r);
+        assert!(w.contains("## SHA-1 collision detection"), "{w}");
+        assert!(w.contains("| way | 1 KiB | 64 B |"), "{w}");
+        assert!(w.contains("| ours Sha1Dc (sha-ni) * | 1.00 GB/s (1.00x) | 640 MB/s (1.00x) |"), "{w}");
+        assert!(w.contains("| ours Sha1 (sha-ni) | 2.00 GB/s (0.50x) | – |"), "{w}");
+        assert!(w.contains("| sha1dc 0.1 | 500 MB/s (2.00x) | 533 MB/s (1.20x) |"), "{w}");
+        assert!(w.contains("| way | 64 x 8 KiB |"), "{w}");
+        assert!(w.contains("| ours Sha1::digest_many | 4.00 GB/s (0.50x) |"), "{w}");
+        let mut w = String::new();
+        collision_detection(&mut w, &Results::default());
+        assert!(w.is_empty(), "no dc lines, no section: {w}");
     }
 
     #[test]
