@@ -113,9 +113,7 @@ pub mod algorithm {
                 /// truncated (FIPS 180-4 §6.2.2 step 4, §6.3).
                 #[inline]
                 fn output(state: &[u32; 8], out: &mut [u8; $outlen]) {
-                    for (bytes, word) in out.chunks_mut(4).zip(state) {
-                        bytes.copy_from_slice(&word.to_be_bytes()[..bytes.len()]);
-                    }
+                    backend::digest_bytes(state, out);
                 }
 
                 /// The x86 backends take the final padded block as built in

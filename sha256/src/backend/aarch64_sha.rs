@@ -403,10 +403,7 @@ fn pairs_n<const N: usize, const NODE: usize>(init: &[u32; 8], blocks: [&[u8; 64
     for (s, digest) in out.iter_mut().enumerate().take(N) {
         let mut state = [0u32; 8];
         store_state(vaddq_u32(abcd[s], abcd_in[s]), vaddq_u32(efgh[s], efgh_in[s]), &mut state);
-        // The digest is H(N) big-endian (FIPS 180-4 §6.2.2).
-        for (bytes, word) in digest.chunks_exact_mut(4).zip(state) {
-            bytes.copy_from_slice(&word.to_be_bytes());
-        }
+        super::digest_bytes(&state, digest);
     }
 }
 
@@ -431,12 +428,8 @@ pub(super) unsafe fn hash_pairs<const NODE: usize>(init: &[u32; 8], nodes: &[[u8
         let mut bufs = [[0u8; 64]; N];
         let mut done = 0;
         for (group, slot) in nodes.chunks_exact(2 * N).zip(out.chunks_exact_mut(N)) {
-            let mut blocks: [&[u8; 64]; N] = [&[0; 64]; N];
-            for ((block, buf), pair) in blocks.iter_mut().zip(bufs.iter_mut()).zip(group.chunks_exact(2)) {
-                *block = super::pair_block(pair, buf);
-            }
             // SAFETY: the caller guarantees `sha2`.
-            unsafe { pairs_n::<N, NODE>(init, blocks, pad_wk, slot) };
+            unsafe { pairs_n::<N, NODE>(init, super::pair_blocks(group, &mut bufs), pad_wk, slot) };
             done += N;
         }
         done
@@ -504,8 +497,6 @@ pub(super) fn hash_prefixed65<const N: usize, const NODE: usize>(
     for (s, digest) in out.into_iter().enumerate() {
         let mut state = [0u32; 8];
         store_state(abcd[s], efgh[s], &mut state);
-        for (bytes, word) in digest.chunks_exact_mut(4).zip(state) {
-            bytes.copy_from_slice(&word.to_be_bytes());
-        }
+        super::digest_bytes(&state, digest);
     }
 }

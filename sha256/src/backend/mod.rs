@@ -384,11 +384,25 @@ where
     hash_core::hash_pairs_gathered::<A>(backend, nodes, out);
 }
 
+/// The digest of a final state: its words big-endian, the first `N` bytes
+/// (FIPS 180-4 §6.2.2 step 4; SHA-224 keeps seven words, §6.3). What
+/// `FixedAlgorithm::output` gives, for the engines that write digests
+/// themselves.
+#[inline]
+pub(crate) fn digest_bytes<const N: usize>(state: &[u32; 8], out: &mut [u8; N]) {
+    for (bytes, word) in out.chunks_mut(4).zip(state) {
+        bytes.copy_from_slice(&word.to_be_bytes()[..bytes.len()]);
+    }
+}
+
 /// `W + K` of the block that follows a pair's first block: the same for
 /// every pair of `NODE`-byte nodes (FIPS 180-4 §5.1.1), 64-byte pairs of
 /// SHA-256's nodes ([`crate::consts::PAD64_WK`]) or 56-byte pairs of SHA-224's
-/// ([`crate::consts::PAD56_WK`]). (The 16-lane engine names its two directly.)
-#[cfg(any(all(target_arch = "x86_64", feature = "shani"), all(target_arch = "aarch64", feature = "arm-sha")))]
+/// ([`crate::consts::PAD56_WK`]).
+#[cfg(any(
+    all(target_arch = "x86_64", any(feature = "shani", feature = "avx512")),
+    all(target_arch = "aarch64", feature = "arm-sha")
+))]
 fn pair_padding<const NODE: usize>() -> &'static [u32; 64] {
     match NODE {
         32 => &crate::consts::PAD64_WK,
@@ -413,6 +427,20 @@ fn pair_block<'a, const NODE: usize>(pair: &'a [[u8; NODE]], buf: &'a mut [u8; 6
     let tail = u128::from(u64::from_le_bytes(tail.try_into().expect("a 56-byte pair"))) | 0x80 << 64;
     buf[48..].copy_from_slice(&tail.to_le_bytes());
     buf
+}
+
+/// The first blocks of `N` pairs (`group` holds their `2 * N` nodes), each
+/// as [`pair_block`] gives it (built in `bufs` for SHA-224's nodes).
+#[cfg(any(all(target_arch = "x86_64", feature = "shani"), all(target_arch = "aarch64", feature = "arm-sha")))]
+fn pair_blocks<'a, const N: usize, const NODE: usize>(
+    group: &'a [[u8; NODE]],
+    bufs: &'a mut [[u8; 64]; N],
+) -> [&'a [u8; 64]; N] {
+    let mut blocks: [&[u8; 64]; N] = [&[0; 64]; N];
+    for ((block, buf), pair) in blocks.iter_mut().zip(bufs.iter_mut()).zip(group.chunks_exact(2)) {
+        *block = pair_block(pair, buf);
+    }
+    blocks
 }
 
 /// `hash_prefixed_many` for SHA-256 and SHA-224: `out[i]` = the hash of

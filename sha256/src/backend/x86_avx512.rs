@@ -48,7 +48,9 @@ use core::arch::x86_64::{
 use hash_core::FixedAlgorithm;
 
 use super::Backend;
-use crate::consts::{K, PAD56_WK, PAD64_WK};
+use crate::consts::K;
+#[cfg(doc)]
+use crate::consts::{PAD56_WK, PAD64_WK};
 
 /// Lanes of the engine.
 const LANES: usize = 16;
@@ -225,17 +227,18 @@ fn pairs_lanes<const LEAN: bool, const NODE: usize>(
     out: &mut [[u8; NODE]; LANES],
 ) {
     let bytes = nodes.as_flattened();
-    let (mut w, pad_wk) = match NODE {
+    let pad_wk = super::pair_padding::<NODE>();
+    let mut w = match NODE {
         32 => {
             let lanes: [*const u8; LANES] = core::array::from_fn(|s| bytes[64 * s..64 * s + 64].as_ptr());
             // SAFETY: every lane points at 64 readable bytes (the slice
             // index checks).
-            (unsafe { load_words(&lanes, 0) }, &PAD64_WK)
+            unsafe { load_words(&lanes, 0) }
         }
         28 => {
             let mut w = load_words56(bytes);
             w[14] = _mm512_set1_epi32(0x8000_0000_u32 as i32);
-            (w, &PAD56_WK)
+            w
         }
         _ => unreachable!("pairs_lanes: SHA-256's and SHA-224's nodes only"),
     };

@@ -297,9 +297,7 @@ fn pairs_n<const N: usize, const NODE: usize>(
     for (s, digest) in out.iter_mut().enumerate().take(N) {
         let mut state = [0u32; 8];
         store_state(abef[s], cdgh[s], &mut state);
-        for (bytes, word) in digest.chunks_exact_mut(4).zip(state) {
-            bytes.copy_from_slice(&word.to_be_bytes());
-        }
+        super::digest_bytes(&state, digest);
     }
 }
 
@@ -325,11 +323,7 @@ pub(super) fn hash_pairs<const NODE: usize>(init: &[u32; 8], nodes: &[[u8; NODE]
     let mut groups = nodes.chunks_exact(2 * PAIR_STREAMS);
     let mut slots = out.chunks_exact_mut(PAIR_STREAMS);
     for (g, o) in (&mut groups).zip(&mut slots) {
-        let mut blocks: [&[u8; 64]; PAIR_STREAMS] = [&[0; 64]; PAIR_STREAMS];
-        for ((block, buf), pair) in blocks.iter_mut().zip(bufs.iter_mut()).zip(g.chunks_exact(2)) {
-            *block = super::pair_block(pair, buf);
-        }
-        pairs_n::<PAIR_STREAMS, NODE>(init, blocks, pad_wk, o);
+        pairs_n::<PAIR_STREAMS, NODE>(init, super::pair_blocks(g, &mut bufs), pad_wk, o);
     }
     for (pair, o) in groups.remainder().chunks_exact(2).zip(slots.into_remainder().chunks_exact_mut(1)) {
         pairs_n::<1, NODE>(init, [super::pair_block(pair, &mut bufs[0])], pad_wk, o);
@@ -390,8 +384,6 @@ pub(super) fn hash_prefixed65<const N: usize, const NODE: usize>(
     for (s, digest) in out.into_iter().enumerate() {
         let mut state = [0u32; 8];
         store_state(abef[s], cdgh[s], &mut state);
-        for (bytes, word) in digest.chunks_exact_mut(4).zip(state) {
-            bytes.copy_from_slice(&word.to_be_bytes());
-        }
+        super::digest_bytes(&state, digest);
     }
 }
