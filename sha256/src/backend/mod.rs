@@ -494,31 +494,16 @@ pub(crate) fn hash_prefixed_many<A, const N: usize>(
         #[cfg(feature = "shani")]
         if backend == Backend::ShaNi {
             // The rest: 64-byte bodies two at a time on SHA-NI streams,
-            // built in registers; any other body gathered on its own.
-            let mut i = 0;
-            while i < bodies.len() {
-                let first = <&[u8; 64]>::try_from(bodies[i]);
-                let second = bodies.get(i + 1).map(|b| <&[u8; 64]>::try_from(*b));
-                match (first, second) {
-                    (Ok(a), Some(Ok(b))) => {
-                        let [x, y] = &mut out[i..i + 2] else { unreachable!("two output slots") };
-                        backend_checked!(ShaNi, else unsupported(Backend::ShaNi), unsafe {
-                            x86_shani::hash_prefixed65::<2, N>(&A::INIT, *p, [a, b], [x, y])
-                        });
-                        i += 2;
-                    }
-                    (Ok(a), _) => {
-                        backend_checked!(ShaNi, else unsupported(Backend::ShaNi), unsafe {
-                            x86_shani::hash_prefixed65::<1, N>(&A::INIT, *p, [a], [&mut out[i]])
-                        });
-                        i += 1;
-                    }
-                    (Err(_), _) => {
-                        hash_core::hash_prefixed_gathered::<A>(backend, prefix, &bodies[i..i + 1], &mut out[i..i + 1]);
-                        i += 1;
-                    }
-                }
-            }
+            // built in registers.
+            prefixed_in_streams::<A, N>(backend, *p, bodies, out, 2, |whole, out| match (whole, out) {
+                ([a, b], [x, y]) => backend_checked!(ShaNi, else unsupported(Backend::ShaNi), unsafe {
+                    x86_shani::hash_prefixed65::<2, N>(&A::INIT, *p, [a, b], [x, y])
+                }),
+                ([a], [x]) => backend_checked!(ShaNi, else unsupported(Backend::ShaNi), unsafe {
+                    x86_shani::hash_prefixed65::<1, N>(&A::INIT, *p, [a], [x])
+                }),
+                _ => unreachable!("one or two bodies"),
+            });
             return;
         }
         hash_core::hash_prefixed_gathered::<A>(backend, prefix, bodies, out);
@@ -529,40 +514,56 @@ pub(crate) fn hash_prefixed_many<A, const N: usize>(
         // As on SHA-NI: 64-byte bodies on interleaved streams, three at a
         // time (or two, as `digest_many` picks), then two, then one.
         hash_core::assert_prefixed::<A>(bodies.len(), out.len());
-        let streams = arm_streams();
-        let mut i = 0;
-        while i < bodies.len() {
-            let whole = |k: usize| bodies.get(i + k).and_then(|b| <&[u8; 64]>::try_from(*b).ok());
-            match (whole(0), whole(1), whole(2)) {
-                (Some(a), Some(b), Some(c)) if streams == 3 => {
-                    let [x, y, z] = &mut out[i..i + 3] else { unreachable!("three output slots") };
-                    backend_checked!(ArmSha, else unsupported(Backend::ArmSha), unsafe {
-                        aarch64_sha::hash_prefixed65::<3, N>(&A::INIT, *p, [a, b, c], [x, y, z])
-                    });
-                    i += 3;
-                }
-                (Some(a), Some(b), _) => {
-                    let [x, y] = &mut out[i..i + 2] else { unreachable!("two output slots") };
-                    backend_checked!(ArmSha, else unsupported(Backend::ArmSha), unsafe {
-                        aarch64_sha::hash_prefixed65::<2, N>(&A::INIT, *p, [a, b], [x, y])
-                    });
-                    i += 2;
-                }
-                (Some(a), _, _) => {
-                    backend_checked!(ArmSha, else unsupported(Backend::ArmSha), unsafe {
-                        aarch64_sha::hash_prefixed65::<1, N>(&A::INIT, *p, [a], [&mut out[i]])
-                    });
-                    i += 1;
-                }
-                (None, _, _) => {
-                    hash_core::hash_prefixed_gathered::<A>(backend, prefix, &bodies[i..i + 1], &mut out[i..i + 1]);
-                    i += 1;
-                }
-            }
-        }
+        prefixed_in_streams::<A, N>(backend, *p, bodies, out, arm_streams(), |whole, out| match (whole, out) {
+            ([a, b, c], [x, y, z]) => backend_checked!(ArmSha, else unsupported(Backend::ArmSha), unsafe {
+                aarch64_sha::hash_prefixed65::<3, N>(&A::INIT, *p, [a, b, c], [x, y, z])
+            }),
+            ([a, b], [x, y]) => backend_checked!(ArmSha, else unsupported(Backend::ArmSha), unsafe {
+                aarch64_sha::hash_prefixed65::<2, N>(&A::INIT, *p, [a, b], [x, y])
+            }),
+            ([a], [x]) => backend_checked!(ArmSha, else unsupported(Backend::ArmSha), unsafe {
+                aarch64_sha::hash_prefixed65::<1, N>(&A::INIT, *p, [a], [x])
+            }),
+            _ => unreachable!("one to three bodies"),
+        });
         return;
     }
     hash_core::hash_prefixed_gathered::<A>(backend, prefix, bodies, out);
+}
+
+/// [`hash_prefixed_many`]'s interleaved streams (SHA-NI, `arm-sha`): the
+/// bodies in order, up to `streams` (at most 3) 64-byte ones at a time to
+/// `run` (as many as come in a row: fewer at the end or before a body of
+/// another length), each other body gathered on its own.
+#[cfg(any(all(target_arch = "x86_64", feature = "shani"), all(target_arch = "aarch64", feature = "arm-sha")))]
+fn prefixed_in_streams<A, const N: usize>(
+    backend: Backend,
+    prefix: u8,
+    bodies: &[&[u8]],
+    out: &mut [[u8; N]],
+    streams: usize,
+    mut run: impl FnMut(&[&[u8; 64]], &mut [[u8; N]]),
+) where
+    A: hash_core::FixedAlgorithm<State = [u32; 8], Backend = Backend, Output = [u8; N]>,
+{
+    let mut whole: [&[u8; 64]; 3] = [&[0; 64]; 3];
+    let mut i = 0;
+    while i < bodies.len() {
+        let mut n = 0;
+        while n < streams.min(3)
+            && let Some(Ok(body)) = bodies.get(i + n).map(|b| <&[u8; 64]>::try_from(*b))
+        {
+            whole[n] = body;
+            n += 1;
+        }
+        if n == 0 {
+            hash_core::hash_prefixed_gathered::<A>(backend, &[prefix], &bodies[i..i + 1], &mut out[i..i + 1]);
+            i += 1;
+        } else {
+            run(&whole[..n], &mut out[i..i + n]);
+            i += n;
+        }
+    }
 }
 
 /// [`hash_prefixed_many`]'s groups of sixteen bodies on the 16 AVX-512
