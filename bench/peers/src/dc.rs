@@ -19,7 +19,7 @@
 use std::io::Write;
 use std::time::Duration;
 
-use crate::interleaved;
+use crate::{FillWay, checked_interleaved};
 
 /// A way to hash: the SHA-1 of each message of a set into `out`.
 type Way<'a> = (String, bool, Box<dyn Fn(&[&[u8]], &mut [[u8; 20]]) + 'a>);
@@ -30,6 +30,7 @@ pub(crate) fn plan(sizes: &[usize]) -> usize {
 }
 
 /// The batch: 64 messages of 8 KiB.
+#[cfg_attr(not(feature = "sha1dc"), allow(dead_code))]
 const BATCH: (usize, usize) = (64, 8192);
 
 /// Measure one message of each of `sizes`, then the batch.
@@ -113,43 +114,25 @@ pub(crate) fn run(sizes: &[usize], rounds: usize, round: Duration, n: &mut usize
 }
 
 /// Check every way on `messages` against our portable SHA-1, then time the
-/// ways that agree, interleaved.
+/// ways that agree, interleaved (`crate::checked_interleaved`).
 #[cfg_attr(not(feature = "sha1dc"), allow(dead_code))]
 fn measure(case: &str, messages: &[Vec<u8>], ways: Vec<Way<'_>>, rounds: usize, round: Duration) {
     let refs: Vec<&[u8]> = messages.iter().map(Vec::as_slice).collect();
     let want: Vec<[u8; 20]> = refs.iter().map(|m| reference_sha1(m)).collect();
-    let ways: Vec<Way<'_>> = ways
+    let refs = &refs;
+    let ways: Vec<FillWay<'_, [u8; 20]>> = ways
         .into_iter()
-        .filter(|(label, _, run)| {
-            let mut out = vec![[0u8; 20]; refs.len()];
-            run(&refs, &mut out);
-            let ok = out == want;
-            if !ok {
-                emit!("note", "sha1dc", label, "left out: its output differs from SHA-1's");
-            }
-            ok
+        .map(|(label, baseline, run)| {
+            let fill = move |out: &mut [[u8; 20]]| run(std::hint::black_box(refs), out);
+            (label, baseline, Box::new(fill) as Box<dyn Fn(&mut [[u8; 20]])>)
         })
         .collect();
-    let outs: Vec<std::cell::RefCell<Vec<[u8; 20]>>> =
-        ways.iter().map(|_| std::cell::RefCell::new(vec![[0u8; 20]; refs.len()])).collect();
-    let runs: Vec<Box<dyn Fn(u64) -> u8 + '_>> = ways
-        .iter()
-        .zip(&outs)
-        .map(|((_, _, run), out)| {
-            let refs = &refs;
-            Box::new(move |iters: u64| {
-                let mut out = out.borrow_mut();
-                for _ in 0..iters {
-                    run(std::hint::black_box(refs), &mut out);
-                }
-                out[0][0]
-            }) as Box<dyn Fn(u64) -> u8>
-        })
-        .collect();
-    let timed: Vec<&dyn Fn(u64) -> u8> = runs.iter().map(|b| b.as_ref()).collect();
     let size = messages.first().map_or(0, Vec::len);
-    for ((label, baseline, _), (median, min, max)) in ways.iter().zip(interleaved(&timed, rounds, round)) {
-        emit!("dc", case, label, u8::from(*baseline), messages.len(), size, median, min, max, rounds);
+    let differs = "left out: its output differs from SHA-1's";
+    for (label, baseline, (median, min, max)) in
+        checked_interleaved("sha1dc", ways, &want, [0u8; 20], differs, rounds, round)
+    {
+        emit!("dc", case, &label, u8::from(baseline), messages.len(), size, median, min, max, rounds);
     }
 }
 

@@ -187,6 +187,60 @@ macro_rules! emit {
         let _ = out.flush();
     }};
 }
+
+/// A way that writes its results into a slice (one per message, pair or
+/// node): its label, whether the others' ratios are to it, and the run.
+type FillWay<'a, T> = (String, bool, Box<dyn Fn(&mut [T]) + 'a>);
+
+/// Run each of `ways` once into a slice of `blank`s and keep those whose
+/// results equal `want`, a `note` of `section` (`differs` its text) naming
+/// each other one; then time the kept ways interleaved, each on its own
+/// slice: each kept way's label and baseline flag, and its (median, min,
+/// max) ns per call. The Merkle levels and the collision-detection section
+/// time their ways this way.
+fn checked_interleaved<'a, T: Copy + PartialEq + AsRef<[u8]>>(
+    section: &str,
+    ways: Vec<FillWay<'a, T>>,
+    want: &[T],
+    blank: T,
+    differs: &str,
+    rounds: usize,
+    round: Duration,
+) -> Vec<(String, bool, (f64, f64, f64))> {
+    let ways: Vec<FillWay<'a, T>> = ways
+        .into_iter()
+        .filter(|(label, _, run)| {
+            let mut out = vec![blank; want.len()];
+            run(&mut out);
+            let ok = out == want;
+            if !ok {
+                emit!("note", section, label, differs);
+            }
+            ok
+        })
+        .collect();
+    let times = {
+        let outs: Vec<std::cell::RefCell<Vec<T>>> =
+            ways.iter().map(|_| std::cell::RefCell::new(vec![blank; want.len()])).collect();
+        let runs: Vec<Box<dyn Fn(u64) -> u8 + '_>> = ways
+            .iter()
+            .zip(&outs)
+            .map(|((_, _, run), out)| {
+                Box::new(move |iters: u64| {
+                    let mut out = out.borrow_mut();
+                    for _ in 0..iters {
+                        run(std::hint::black_box(&mut out[..]));
+                    }
+                    out.first().map_or(0, |o| o.as_ref()[0])
+                }) as Box<dyn Fn(u64) -> u8>
+            })
+            .collect();
+        let refs: Vec<&dyn Fn(u64) -> u8> = runs.iter().map(|b| b.as_ref()).collect();
+        interleaved(&refs, rounds, round)
+    };
+    ways.into_iter().zip(times).map(|((label, baseline, _), t)| (label, baseline, t)).collect()
+}
+
 mod dc;
 mod merkle;
 

@@ -19,11 +19,10 @@
 //! level; ns per level), `root` (items: leaves; ns per root) or
 //! `pairs:<algorithm>` (another algorithm's level).
 
-use std::cell::RefCell;
 use std::io::Write;
 use std::time::Duration;
 
-use crate::interleaved;
+use crate::{checked_interleaved, interleaved};
 
 type Node = [u8; 32];
 
@@ -158,35 +157,11 @@ fn other_level<'a, const N: usize>(
     let messages: &'a [&'a [u8]] = Vec::leak(flat.chunks_exact(2 * N).collect());
     let (want, ways) = make(nodes, messages);
     let case = format!("pairs:{alg}");
-    let ways: Vec<_> = ways
-        .into_iter()
-        .filter(|(label, _, run)| {
-            let mut out = vec![[0u8; N]; pairs];
-            run(&mut out);
-            let ok = out == want;
-            if !ok {
-                emit!("note", "merkle", label, format!("left out: its digests differ from {alg} one pair at a time"));
-            }
-            ok
-        })
-        .collect();
-    let outs: Vec<RefCell<Vec<[u8; N]>>> = ways.iter().map(|_| RefCell::new(vec![[0u8; N]; pairs])).collect();
-    let runs: Vec<Box<dyn Fn(u64) -> u8 + '_>> = ways
-        .iter()
-        .zip(&outs)
-        .map(|((_, _, run), out)| {
-            Box::new(move |iters: u64| {
-                let mut out = out.borrow_mut();
-                for _ in 0..iters {
-                    run(std::hint::black_box(&mut out[..]));
-                }
-                out[0][0]
-            }) as Box<dyn Fn(u64) -> u8>
-        })
-        .collect();
-    let refs: Vec<&dyn Fn(u64) -> u8> = runs.iter().map(|b| b.as_ref()).collect();
-    for ((label, baseline, _), (median, min, max)) in ways.iter().zip(interleaved(&refs, rounds, round)) {
-        emit!("merkle", &case, label, u8::from(*baseline), pairs, median, min, max, rounds);
+    let differs = format!("left out: its digests differ from {alg} one pair at a time");
+    for (label, baseline, (median, min, max)) in
+        checked_interleaved("merkle", ways, &want, [0u8; N], &differs, rounds, round)
+    {
+        emit!("merkle", &case, &label, u8::from(baseline), pairs, median, min, max, rounds);
     }
 }
 
@@ -260,38 +235,12 @@ fn level(pairs: usize, rounds: usize, round: Duration) {
             run: Box::new(move |out| tape_sha256::hash_many(messages, out)),
         });
     }
-    let ways: Vec<PairWay<'_>> = ways
-        .into_iter()
-        .filter(|w| {
-            let mut out = vec![[0u8; 32]; pairs];
-            (w.run)(&mut out);
-            let ok = out == want;
-            if !ok {
-                emit!("note", "merkle", &w.label, "left out: its digests differ from SHA-256 one pair at a time");
-            }
-            ok
-        })
-        .collect();
-    if ways.is_empty() {
-        return;
-    }
-    let outs: Vec<RefCell<Vec<Node>>> = ways.iter().map(|_| RefCell::new(vec![[0u8; 32]; pairs])).collect();
-    let runs: Vec<Box<dyn Fn(u64) -> u8 + '_>> = ways
-        .iter()
-        .zip(&outs)
-        .map(|(w, out)| {
-            Box::new(move |iters: u64| {
-                let mut out = out.borrow_mut();
-                for _ in 0..iters {
-                    (w.run)(std::hint::black_box(&mut out[..]));
-                }
-                out[0][0]
-            }) as Box<dyn Fn(u64) -> u8>
-        })
-        .collect();
-    let refs: Vec<&dyn Fn(u64) -> u8> = runs.iter().map(|b| b.as_ref()).collect();
-    for (w, (median, min, max)) in ways.iter().zip(interleaved(&refs, rounds, round)) {
-        emit!("merkle", "pairs", &w.label, u8::from(w.baseline), pairs, median, min, max, rounds);
+    let ways = ways.into_iter().map(|w| (w.label, w.baseline, w.run)).collect();
+    let differs = "left out: its digests differ from SHA-256 one pair at a time";
+    for (label, baseline, (median, min, max)) in
+        checked_interleaved("merkle", ways, &want, [0u8; 32], differs, rounds, round)
+    {
+        emit!("merkle", "pairs", &label, u8::from(baseline), pairs, median, min, max, rounds);
     }
 }
 
