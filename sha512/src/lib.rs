@@ -150,9 +150,7 @@ pub mod algorithm {
                 /// §6.5, §6.6, §6.7).
                 #[inline]
                 fn output(state: &[u64; 8], out: &mut [u8; $outlen]) {
-                    for (bytes, word) in out.chunks_mut(8).zip(state) {
-                        bytes.copy_from_slice(&word.to_be_bytes()[..bytes.len()]);
-                    }
+                    backend::digest_bytes(state, out);
                 }
 
                 /// The x86 backends take the final padded block as built in

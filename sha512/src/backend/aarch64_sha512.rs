@@ -202,9 +202,7 @@ pub(super) fn hash_pairs128(init: &[u64; 8], pairs: &[[u8; 128]], out: &mut [[u8
     assert_eq!(pairs.len(), out.len(), "hash_pairs128: one output slot per 128-byte message");
     fn digests<const N: usize>(states: &[[u64; 8]; N], out: &mut [[u8; 64]]) {
         for (digest, state) in out.iter_mut().zip(states) {
-            for (bytes, word) in digest.chunks_exact_mut(8).zip(state) {
-                bytes.copy_from_slice(&word.to_be_bytes());
-            }
+            super::digest_bytes(state, digest);
         }
     }
     let mut groups = pairs.chunks_exact(LANES);

@@ -165,6 +165,17 @@ fn hwcap_has_sha512_and_sha3(hwcap: u64) -> bool {
     hwcap & HWCAP_SHA3 != 0 && hwcap & HWCAP_SHA512 != 0
 }
 
+/// The digest of a final state: its words big-endian, the first `N` bytes
+/// (FIPS 180-4 §6.4.2 step 4; SHA-384 and SHA-512/t keep the leftmost
+/// bytes, §6.5-§6.7). What `FixedAlgorithm::output` gives, for the pair
+/// engines that write digests themselves.
+#[inline]
+pub(crate) fn digest_bytes<const N: usize>(state: &[u64; 8], out: &mut [u8; N]) {
+    for (bytes, word) in out.chunks_mut(8).zip(state) {
+        bytes.copy_from_slice(&word.to_be_bytes()[..bytes.len()]);
+    }
+}
+
 /// Compress `blocks` into `state` with `backend` (FIPS 180-4 §6.4.2).
 ///
 /// # Panics

@@ -565,13 +565,9 @@ fn pairs5(init: &[u64; 8], pairs: &[[u8; 128]; 5], out: &mut [[u8; 64]; 5]) {
         let mut state = [0u64; 8];
         store_state(&mut state, 0, lo);
         store_state(&mut state, 1, hi);
-        for (bytes, word) in digest.chunks_exact_mut(8).zip(state) {
-            bytes.copy_from_slice(&word.to_be_bytes());
-        }
+        super::digest_bytes(&state, digest);
     }
-    for (bytes, word) in out[4].chunks_exact_mut(8).zip(v5) {
-        bytes.copy_from_slice(&word.to_be_bytes());
-    }
+    super::digest_bytes(&v5, &mut out[4]);
 }
 
 /// `out[i]` = SHA-512 (from `init`) of `pairs[i]` for every whole group of
