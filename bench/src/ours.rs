@@ -2,7 +2,7 @@
 //! backends on this CPU, and one subject per algorithm and available
 //! backend, one-shot, batched and streamed.
 
-use crate::{Algo, ManySubject, OURS, StreamSubject, Subject};
+use crate::{Algo, ManySubject, StreamSubject, Subject};
 
 /// The backends of one of our crates on this CPU.
 #[derive(Clone, Debug)]
@@ -79,7 +79,7 @@ macro_rules! fixed_subjects {
         let detected = <$backend>::detect();
         <$backend>::available()
             .map(|b| {
-                Subject::new($algo, OURS, b.name(), b == detected, move |data: &[u8], out: &mut [u8]| {
+                Subject::new($algo, crate::OURS, b.name(), b == detected, move |data: &[u8], out: &mut [u8]| {
                     out.copy_from_slice(&<$ty>::digest_with_backend(b, data))
                 })
             })
@@ -93,7 +93,7 @@ macro_rules! xof_subjects {
         let detected = <$backend>::detect();
         <$backend>::available()
             .map(|b| {
-                Subject::new($algo, OURS, b.name(), b == detected, move |data: &[u8], out: &mut [u8]| {
+                Subject::new($algo, crate::OURS, b.name(), b == detected, move |data: &[u8], out: &mut [u8]| {
                     <$ty>::digest_xof_with_backend(b, data, out)
                 })
             })
@@ -109,7 +109,7 @@ macro_rules! custom_subjects {
         let detected = sha3::Backend::detect();
         sha3::Backend::available()
             .map(|b| {
-                Subject::new($algo, OURS, b.name(), b == detected, move |data: &[u8], out: &mut [u8]| {
+                Subject::new($algo, crate::OURS, b.name(), b == detected, move |data: &[u8], out: &mut [u8]| {
                     $run(b, data, out)
                 })
             })
