@@ -406,6 +406,12 @@ pub(crate) fn compress_shani(ihv: [u32; 5], block: &[u8; 64], x: &mut Expanded) 
 /// or [`ubc_avx512vl`], for that order) filtering it, and the blocks it
 /// lets through queued `$lanes` at a time for `$check_lanes`
 /// ([`check_queued8`] or the AVX-512 `check_queued`).
+///
+/// Time any change to this loop (`examples/sha1dc_speed.rs`): two
+/// experimental variants of it (the filter's verdict discarded; the
+/// second stage deferred) ran 80-100 times slower, as the SHA instructions
+/// do after `ymm` state left dirty, for a cause not pinned down (README,
+/// the `Sha1Dc` section).
 #[cfg(feature = "shani")]
 macro_rules! shani_loop {
     ($st:ident, $blocks:ident, $rounds:expr, $at:expr, $filter:ident, $lanes:literal, $check_lanes:path) => {{
