@@ -172,6 +172,15 @@ fn simd_filters() -> Vec<(&'static str, Filter)> {
             testing::say(format_args!("sha1dc: SKIPPED the avx2 filter: this CPU lacks avx2"));
         }
     }
+    #[cfg(all(target_arch = "x86_64", feature = "shani"))]
+    {
+        if std::is_x86_feature_detected!("sse4.1") {
+            // SAFETY: sse4.1 (and so sse2) checked just above.
+            v.push(("sse4.1", |w| unsafe { super::x86::ubc_sse41(w) }));
+        } else {
+            testing::say(format_args!("sha1dc: SKIPPED the sse4.1 filter: this CPU lacks SSE4.1"));
+        }
+    }
     #[cfg(all(target_arch = "x86_64", feature = "avx512"))]
     {
         if crate::backend::batch_on_avx512_lanes(Backend::detect(), 64, 1024) {

@@ -7,11 +7,11 @@
 //! own leaves the vector ALUs idle.
 
 use core::arch::x86_64::{
-    __m128i, __m256i, _mm_add_epi32, _mm_extract_epi32, _mm_loadu_si128, _mm_or_si128, _mm_set_epi32, _mm_set_epi64x,
-    _mm_sha1msg1_epu32, _mm_sha1msg2_epu32, _mm_sha1nexte_epu32, _mm_sha1rnds4_epu32, _mm_shuffle_epi8,
-    _mm_shuffle_epi32, _mm_storeu_si128, _mm_unpackhi_epi64, _mm_xor_si128, _mm256_and_si256, _mm256_castsi256_si128,
-    _mm256_extracti128_si256, _mm256_loadu_si256, _mm256_or_si256, _mm256_setzero_si256, _mm256_sllv_epi32,
-    _mm256_srai_epi32, _mm256_xor_si256, _mm256_zeroupper,
+    __m128i, __m256i, _mm_add_epi32, _mm_and_si128, _mm_extract_epi32, _mm_loadu_si128, _mm_mullo_epi32, _mm_or_si128,
+    _mm_set_epi32, _mm_set_epi64x, _mm_setzero_si128, _mm_sha1msg1_epu32, _mm_sha1msg2_epu32, _mm_sha1nexte_epu32,
+    _mm_sha1rnds4_epu32, _mm_shuffle_epi8, _mm_shuffle_epi32, _mm_srai_epi32, _mm_storeu_si128, _mm_unpackhi_epi64,
+    _mm_xor_si128, _mm256_and_si256, _mm256_castsi256_si128, _mm256_extracti128_si256, _mm256_loadu_si256,
+    _mm256_or_si256, _mm256_setzero_si256, _mm256_sllv_epi32, _mm256_srai_epi32, _mm256_xor_si256, _mm256_zeroupper,
 };
 
 #[cfg(all(feature = "shani", feature = "avx512"))]
@@ -51,6 +51,83 @@ macro_rules! avx2_vectors {
             $fail = _mm256_or_si256($fail, _mm256_and_si256(_mm256_srai_epi32::<31>(x), load8(&p.dvs)));
         )*
     };
+}
+
+/// [`PACKED`]'s shift counts as multipliers, for the SSE4.1 filter: SSE
+/// has no per-lane variable shift, and the low 32 bits of x·2^s are x << s
+/// (`pmulld`).
+#[cfg(feature = "shani")]
+#[repr(C, align(32))]
+struct PackedMul {
+    /// 2^sa per lane.
+    a: [u32; 8],
+    /// 2^sb per lane.
+    b: [u32; 8],
+}
+
+/// [`PACKED`] as [`PackedMul`]s.
+#[cfg(feature = "shani")]
+const PACKED_MUL: [PackedMul; PACKED.len()] = {
+    let mut out = [const { PackedMul { a: [0; 8], b: [0; 8] } }; PACKED.len()];
+    let mut k = 0;
+    while k < PACKED.len() {
+        let mut l = 0;
+        while l < 8 {
+            out[k].a[l] = 1 << PACKED[k].sa[l];
+            out[k].b[l] = 1 << PACKED[k].sb[l];
+            l += 1;
+        }
+        k += 1;
+    }
+    out
+};
+
+/// Four words into an `xmm` register.
+#[cfg(feature = "shani")]
+#[inline]
+#[target_feature(enable = "sse2")]
+fn load4(x: &[u32]) -> __m128i {
+    assert!(x.len() >= 4);
+    // SAFETY: `x` holds at least 4 readable u32 (checked just above, a
+    // check the callers' constant lengths fold away); `loadu` needs no
+    // alignment.
+    unsafe { _mm_loadu_si128(x.as_ptr().cast()) }
+}
+
+/// The SSE4.1 filter's vectors `k...` on `w` (usual order), the failing
+/// lanes' DVs ORed into `fail`: each [`PACKED`] vector as two halves of
+/// four lanes, each half as [`avx2_vectors!`] does it with a `pmulld` by
+/// 2^sa and 2^sb for each variable shift.
+#[cfg(feature = "shani")]
+macro_rules! sse41_vectors {
+    ($fail:ident, $w:ident; $($k:literal)*) => {
+        $(
+            let (p, m) = (&PACKED[$k], &PACKED_MUL[$k]);
+            let (s, d) = (usize::from(p.s), usize::from(p.d));
+            for h in [0, 4] {
+                let (wi, wj) = (load4(&$w[s + h..s + h + 4]), load4(&$w[s + d + h..s + d + h + 4]));
+                let x = _mm_mullo_epi32(wi, load4(&m.a[h..h + 4]));
+                let x = _mm_xor_si128(x, _mm_mullo_epi32(wj, load4(&m.b[h..h + 4])));
+                let x = _mm_xor_si128(x, load4(&p.value[h..h + 4]));
+                $fail = _mm_or_si128($fail, _mm_and_si128(_mm_srai_epi32::<31>(x), load4(&p.dvs[h..h + 4])));
+            }
+        )*
+    };
+}
+
+/// The filter (see `detect::ubc_mask`) in SSE4.1, for SHA-NI CPUs without
+/// AVX2 (Intel Goldmont and Tremont cores): [`ubc_avx2`]'s packed vectors
+/// four lanes at a time (see [`sse41_vectors!`]).
+#[cfg(feature = "shani")]
+#[inline]
+#[target_feature(enable = "sse2,sse4.1")]
+pub(crate) fn ubc_sse41(w: &[u32; 80]) -> u32 {
+    let or4 = |v: __m128i| {
+        let v = _mm_or_si128(v, _mm_unpackhi_epi64(v, v));
+        let v = _mm_or_si128(v, _mm_shuffle_epi32::<0b01>(v));
+        _mm_extract_epi32::<0>(v) as u32
+    };
+    ubc_stages!(sse41_vectors, w, _mm_setzero_si128(), or4)
 }
 
 /// A [`PACKED`] vector as the AVX-512VL filter tests it, on W stored
@@ -503,12 +580,12 @@ pub(crate) fn process_shani_avx512(st: &mut super::DcState, blocks: &[[u8; 64]])
     shani_loop!(st, blocks, rounds_vl, |t| 79 - t, ubc_avx512vl, 16, super::x86_avx512::check_queued)
 }
 
-/// Process `blocks` with the SHA-NI compression and the portable filter
-/// (SHA-NI CPUs without AVX2).
+/// Process `blocks` with the SHA-NI compression and the SSE4.1 filter
+/// (SHA-NI CPUs without AVX2), each block's check done at once.
 #[cfg(feature = "shani")]
 #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
 pub(crate) fn process_shani(st: &mut super::DcState, blocks: &[[u8; 64]]) {
-    super::process_with(st, blocks, |ihv, b, x| compress_shani(ihv, b, x), detect::ubc_mask);
+    super::process_with(st, blocks, |ihv, b, x| compress_shani(ihv, b, x), |w| ubc_sse41(w));
 }
 
 /// Process `blocks` for the `avx2` backend: its pipeline (the SIMD schedule
