@@ -216,6 +216,100 @@ fn simd_filters() -> Vec<(&'static str, Filter)> {
     v
 }
 
+/// Every x86 single-message detection path this CPU runs, called directly
+/// rather than through the dispatch (which picks one per CPU: the SHA-NI
+/// path for CPUs without AVX2, with the SSE4.1 filter, runs nowhere else
+/// in the tests, and qemu does not emulate SHA-NI), against the portable
+/// path: random runs of blocks with blocks at a DV's conditions among
+/// them, and the collision files behind random blocks, cut into one to
+/// three calls, with and without reduced-round detection.
+#[cfg(all(target_arch = "x86_64", any(feature = "shani", feature = "avx2")))]
+#[test]
+fn x86_paths_match_portable() {
+    type Path = fn(&mut super::DcState, &[[u8; 64]]);
+    #[allow(unused_mut)]
+    let mut paths: Vec<(&str, Path)> = Vec::new();
+    #[cfg(feature = "shani")]
+    if Backend::ShaNi.is_supported() {
+        // SAFETY: the `sha-ni` backend's features (sha, sse2, ssse3,
+        // sse4.1), checked just above, are all that path needs.
+        paths.push(("sha-ni + sse4.1", |st, b| unsafe { super::x86::process_shani(st, b) }));
+        if super::cpuid_avx2::get() {
+            // SAFETY: as above, and avx2 checked just above.
+            paths.push(("sha-ni + avx2", |st, b| unsafe { super::x86::process_shani_avx2(st, b) }));
+        }
+    }
+    #[cfg(all(feature = "shani", feature = "avx512"))]
+    if Backend::ShaNiAvx512.is_supported() {
+        // SAFETY: the `sha-ni-avx512` backend's features, checked just
+        // above (AVX-512F implies AVX2).
+        paths.push(("sha-ni-avx512", |st, b| unsafe { super::x86::process_shani_avx512(st, b) }));
+    }
+    #[cfg(feature = "avx2")]
+    if Backend::Avx2.is_supported() {
+        // SAFETY: the `avx2` backend's features, checked just above.
+        paths.push(("avx2", |st, b| unsafe { super::x86::process_avx2(st, b) }));
+    }
+    let names: Vec<&str> = paths.iter().map(|(n, _)| *n).collect();
+    if paths.len() < 4 {
+        testing::say(format_args!(
+            "sha1dc: x86 paths: SKIPPED the ones this CPU cannot run (running: {})",
+            names.join(", ")
+        ));
+    }
+    let forms = linear_forms();
+    let mut rng = Rng::new(1990);
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/sha1dc/");
+    let read = |name: &str| std::fs::read(std::format!("{dir}{name}")).expect("collision file");
+    let one = read("shattered-1.pdf");
+    let mut two = one.clone();
+    two[192..320].copy_from_slice(&read("shattered-2-bytes-192-320.bin"));
+    let files = [one, two, read("sha-mbles-1.bin"), read("sha-mbles-2.bin"), read("sha1_reducedsha_coll.bin")];
+    let mut messages: Vec<Vec<[u8; 64]>> = Vec::new();
+    for f in &files {
+        // As they are (detected), and behind random blocks (another
+        // chaining value: the same blocks then pass the filter but are not
+        // an attack).
+        messages.push(f.as_chunks::<64>().0.to_vec());
+        let mut m: Vec<[u8; 64]> = (0..1 + rng.below(2)).map(|_| rng.bytes(64).try_into().expect("64 bytes")).collect();
+        m.extend_from_slice(f.as_chunks::<64>().0);
+        messages.push(m);
+    }
+    for k in 0..60 {
+        let mut m: Vec<[u8; 64]> = (0..rng.below(40)).map(|_| rng.bytes(64).try_into().expect("64 bytes")).collect();
+        if k % 3 == 0 && !m.is_empty() {
+            let (at, dv) = (rng.below(m.len()), rng.below(32));
+            m[at] = block_for(&forms, &mut rng, dv, None);
+        }
+        messages.push(m);
+    }
+    let (mut detected, mut runs) = (0, 0);
+    for m in &messages {
+        for reduced in [false, true] {
+            let init = super::DcState { reduced, ..super::DcState::INIT };
+            let mut want = init.clone();
+            super::process_with(&mut want, m, detect::compress_block, detect::ubc_mask);
+            detected += usize::from(want.found);
+            for (name, path) in &paths {
+                let mut st = init.clone();
+                let (a, b) = (rng.below(m.len() + 1), rng.below(m.len() + 1));
+                let (a, b) = (a.min(b), a.max(b));
+                for part in [&m[..a], &m[a..b], &m[b..]] {
+                    path(&mut st, part);
+                }
+                assert_eq!(st, want, "{name}: {} blocks, reduced {reduced}, calls split at {a} and {b}", m.len());
+                runs += 1;
+            }
+        }
+    }
+    // The four attack files in both modes, the reduced-round one in one.
+    assert_eq!(detected, 9, "detections by the portable path");
+    testing::say(format_args!(
+        "sha1dc: {runs} runs of the x86 paths ({}) as the portable one ({detected} messages and modes with a detection, each through every path)",
+        names.join(", ")
+    ));
+}
+
 /// The SIMD filters against the table-driven one on arbitrary words (not
 /// only expanded messages), and on words that meet most conditions.
 #[test]
