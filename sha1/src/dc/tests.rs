@@ -156,6 +156,18 @@ fn blocks_at_each_dv_conditions() {
     ));
 }
 
+/// The collision files in `tests/data/sha1dc/`: SHAttered's two PDFs (the
+/// second rebuilt from the first and its differing bytes), SHA-1 is a
+/// Shambles' two messages, and the reduced-round collision.
+fn attack_files() -> [Vec<u8>; 5] {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/sha1dc/");
+    let read = |name: &str| std::fs::read(std::format!("{dir}{name}")).expect("collision file");
+    let one = read("shattered-1.pdf");
+    let mut two = one.clone();
+    two[192..320].copy_from_slice(&read("shattered-2-bytes-192-320.bin"));
+    [one, two, read("sha-mbles-1.bin"), read("sha-mbles-2.bin"), read("sha1_reducedsha_coll.bin")]
+}
+
 /// A filter: W to the mask of DVs to recompute.
 type Filter = fn(&[u32; 80]) -> u32;
 
@@ -259,12 +271,7 @@ fn x86_paths_match_portable() {
     }
     let forms = linear_forms();
     let mut rng = Rng::new(1990);
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/sha1dc/");
-    let read = |name: &str| std::fs::read(std::format!("{dir}{name}")).expect("collision file");
-    let one = read("shattered-1.pdf");
-    let mut two = one.clone();
-    two[192..320].copy_from_slice(&read("shattered-2-bytes-192-320.bin"));
-    let files = [one, two, read("sha-mbles-1.bin"), read("sha-mbles-2.bin"), read("sha1_reducedsha_coll.bin")];
+    let files = attack_files();
     let mut messages: Vec<Vec<[u8; 64]>> = Vec::new();
     for f in &files {
         // As they are (detected), and behind random blocks (another
@@ -371,12 +378,7 @@ fn lanes_engine_matches_digest() {
         ));
     }
     for (engine_name, engine) in engines {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/sha1dc/");
-        let read = |name: &str| std::fs::read(std::format!("{dir}{name}")).expect("collision file");
-        let one = read("shattered-1.pdf");
-        let mut two = one.clone();
-        two[192..320].copy_from_slice(&read("shattered-2-bytes-192-320.bin"));
-        let files = [one, two, read("sha-mbles-1.bin"), read("sha-mbles-2.bin"), read("sha1_reducedsha_coll.bin")];
+        let files = attack_files();
         let mut rng = Rng::new(20);
         let mut inputs: Vec<Vec<u8>> = Vec::new();
         for round in 0..3 {
