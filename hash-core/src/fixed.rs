@@ -335,7 +335,7 @@ pub(crate) fn many<A: FixedAlgorithm>(backend: A::Backend, inputs: &[&[u8]], out
 
 /// [`FixedAlgorithm::compress_final`]'s default, for backends without a
 /// path of their own: pad `tail` in a buffer and compress the one or two
-/// final blocks with [`Algorithm::compress`](crate::Algorithm::compress).
+/// final blocks with [`Algorithm::compress`].
 ///
 /// # Panics
 /// If `tail` is a block long or longer.

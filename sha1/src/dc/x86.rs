@@ -210,7 +210,7 @@ macro_rules! ubc_avx2 {
     }};
 }
 
-/// The body of [`ubc_avx512vl`]: the packed vectors tested as
+/// The body of `ubc_avx512vl`: the packed vectors tested as
 /// [`vl_vectors!`] says, on W stored backwards. In a function with the
 /// `avx512f` and `avx512vl` target features.
 #[cfg(all(feature = "shani", feature = "avx512"))]
@@ -480,7 +480,7 @@ pub(crate) fn compress_shani(ihv: [u32; 5], block: &[u8; 64], x: &mut Expanded) 
 /// The body of [`process_shani_avx2`] and [`process_shani_avx512`], with
 /// `$rounds` ([`rounds`] or [`rounds_vl`]) compressing each block and
 /// storing W[t] at index `$at(t)` (t or 79 - t), `$filter` ([`ubc_avx2`]
-/// or [`ubc_avx512vl`], for that order) filtering it, and the blocks it
+/// or `ubc_avx512vl!`, for that order) filtering it, and the blocks it
 /// lets through queued `$lanes` at a time for `$check_lanes`
 /// ([`check_queued8`] or the AVX-512 `check_queued`).
 ///
@@ -572,7 +572,7 @@ pub(crate) fn process_shani_avx2(st: &mut super::DcState, blocks: &[[u8; 64]]) {
 }
 
 /// [`process_shani_avx2`] with the message schedule and the filter in
-/// AVX-512VL ([`rounds_vl`], [`ubc_avx512vl!`]) and the queued checks in
+/// AVX-512VL ([`rounds_vl`], `ubc_avx512vl!`) and the queued checks in
 /// the sixteen AVX-512 lanes: the `sha-ni-avx512` backend's detection.
 #[cfg(all(feature = "shani", feature = "avx512"))]
 #[target_feature(enable = "sha,sse2,ssse3,sse4.1,avx2,avx512f,avx512vl")]

@@ -8,7 +8,7 @@
 //! run on general registers: the Σ rotations are BMI2 `rorx` (which leaves
 //! its source intact and the flags alone), and the sums of each round are
 //! grouped so that its two dependency chains are four operations deep (see
-//! [`round!`]). The schedule of the second block
+//! `round!`). The schedule of the second block
 //! is computed while the first block's rounds run; the second block's
 //! rounds then only read the buffer. This is the layout of Intel's paper
 //! "Fast SHA-256 Implementations on Intel Architecture Processors" (2012)
@@ -343,7 +343,7 @@ fn big_sigma1(x: __m256i) -> __m256i {
 }
 
 /// One round of every lane (§6.2.2 step 3), in the rotated-names form of
-/// [`round!`], with `W[t] + K[t]` in `$wk`.
+/// `round!`, with `W[t] + K[t]` in `$wk`.
 macro_rules! lane_round {
     ($a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident, $ab:ident, $wk:expr) => {
         // Ch (4.2) = (e ∧ f) ⊕ (¬e ∧ g).
