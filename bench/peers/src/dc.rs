@@ -19,9 +19,11 @@
 use std::io::Write;
 use std::time::Duration;
 
+#[cfg(feature = "sha1dc")]
 use crate::{FillWay, checked_interleaved};
 
 /// A way to hash: the SHA-1 of each message of a set into `out`.
+#[cfg(feature = "sha1dc")]
 type Way<'a> = (String, bool, Box<dyn Fn(&[&[u8]], &mut [[u8; 20]]) + 'a>);
 
 /// How many measurements the section makes (for the plan line).
@@ -30,7 +32,7 @@ pub(crate) fn plan(sizes: &[usize]) -> usize {
 }
 
 /// The batch: 64 messages of 8 KiB.
-#[cfg_attr(not(feature = "sha1dc"), allow(dead_code))]
+#[cfg(feature = "sha1dc")]
 const BATCH: (usize, usize) = (64, 8192);
 
 /// Measure one message of each of `sizes`, then the batch.
@@ -115,7 +117,7 @@ pub(crate) fn run(sizes: &[usize], rounds: usize, round: Duration, n: &mut usize
 
 /// Check every way on `messages` against our portable SHA-1, then time the
 /// ways that agree, interleaved (`crate::checked_interleaved`).
-#[cfg_attr(not(feature = "sha1dc"), allow(dead_code))]
+#[cfg(feature = "sha1dc")]
 fn measure(case: &str, messages: &[Vec<u8>], ways: Vec<Way<'_>>, rounds: usize, round: Duration) {
     let refs: Vec<&[u8]> = messages.iter().map(Vec::as_slice).collect();
     let want: Vec<[u8; 20]> = refs.iter().map(|m| reference_sha1(m)).collect();
@@ -143,9 +145,4 @@ fn reference_sha1(msg: &[u8]) -> [u8; 20] {
     use hash_core::BackendKind;
     let portable = *ours1::Backend::ALL.last().expect("portable is last");
     ours1::Sha1::digest_with_backend(portable, msg)
-}
-
-#[cfg(not(feature = "sha1dc"))]
-fn reference_sha1(_: &[u8]) -> [u8; 20] {
-    [0; 20]
 }
