@@ -5,6 +5,18 @@ use std::fmt::Write as _;
 
 use super::super::{Dc, Many, Merkle, Results, Uneven, rate_label, size_label};
 
+/// `items` without repeats, each where it first appears (the report's
+/// rows and columns keep the order things were measured in).
+fn first_seen<T: PartialEq>(items: impl IntoIterator<Item = T>) -> Vec<T> {
+    let mut out = Vec::new();
+    for item in items {
+        if !out.contains(&item) {
+            out.push(item);
+        }
+    }
+    out
+}
+
 pub(super) fn batches(w: &mut String, r: &Results) {
     if r.manys.is_empty() {
         return;
@@ -27,12 +39,7 @@ pub(super) fn batches(w: &mut String, r: &Results) {
     let _ = writeln!(w, "|---|---|---|{}", "---:|".repeat(shapes.len()));
     for algo in &r.algos {
         let rows: Vec<&Many> = r.manys.iter().filter(|m| m.algo == algo.id).collect();
-        let mut labels: Vec<&str> = Vec::new();
-        for m in &rows {
-            if !labels.contains(&m.label.as_str()) {
-                labels.push(&m.label);
-            }
-        }
+        let labels = first_seen(rows.iter().map(|m| m.label.as_str()));
         for (i, label) in labels.iter().enumerate() {
             let cells: String = shapes
                 .iter()
@@ -48,12 +55,9 @@ pub(super) fn batches(w: &mut String, r: &Results) {
                 })
                 .collect();
             let name = if i == 0 { algo.name.as_str() } else { "" };
-            let mut engines: Vec<&str> = Vec::new();
-            for m in rows.iter().filter(|m| m.label == *label && !m.engine.is_empty()) {
-                if !engines.contains(&m.engine.as_str()) {
-                    engines.push(&m.engine);
-                }
-            }
+            let engines = first_seen(
+                rows.iter().filter(|m| m.label == *label && !m.engine.is_empty()).map(|m| m.engine.as_str()),
+            );
             let engine = if engines.is_empty() { "–".to_string() } else { engines.join(" / ") };
             let _ = writeln!(w, "| {name} | {label} | {engine} |{cells}");
         }
@@ -134,14 +138,7 @@ pub(super) fn merkle(w: &mut String, r: &Results) {
     }
     // The other algorithms' levels (`pairs:<algorithm>`), one table, each
     // algorithm's rows divided by its own `hash_pairs`.
-    let mut algs: Vec<&str> = Vec::new();
-    for m in &r.merkles {
-        if let Some(alg) = m.case.strip_prefix("pairs:")
-            && !algs.contains(&alg)
-        {
-            algs.push(alg);
-        }
-    }
+    let algs = first_seen(r.merkles.iter().filter_map(|m| m.case.strip_prefix("pairs:")));
     let Some(first) = r.merkles.iter().find(|m| m.case.starts_with("pairs:")) else { return };
     let _ = writeln!(w, "the other pair engines, one level of {} pairs of digest-sized nodes:\n", first.items);
     let _ = writeln!(w, "| algorithm | how | per level | per pair | ours ÷ this |");
@@ -183,19 +180,13 @@ pub(super) fn collision_detection(w: &mut String, r: &Results) {
         if rows.is_empty() {
             continue;
         }
-        // Columns: the message shapes, in the order measured.
-        let mut shapes: Vec<(usize, usize)> = Vec::new();
-        for d in &rows {
-            if !shapes.contains(&(d.messages, d.size)) {
-                shapes.push((d.messages, d.size));
-            }
-        }
-        let mut labels: Vec<(&str, bool)> = Vec::new();
-        for d in &rows {
-            if !labels.iter().any(|(l, _)| *l == d.label) {
-                labels.push((&d.label, d.baseline));
-            }
-        }
+        // Columns: the message shapes, in the order measured; rows: the
+        // ways, each marked as its first row is.
+        let shapes = first_seen(rows.iter().map(|d| (d.messages, d.size)));
+        let labels: Vec<(&str, bool)> = first_seen(rows.iter().map(|d| d.label.as_str()))
+            .into_iter()
+            .map(|l| (l, rows.iter().find(|d| d.label == l).is_some_and(|d| d.baseline)))
+            .collect();
         let _ = writeln!(
             w,
             "{title}:
